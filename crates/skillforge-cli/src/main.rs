@@ -1,0 +1,42 @@
+//! `skillforge`: lint, preview and export Agent Skills from a terminal or CI.
+//!
+//! Exit codes: 0 clean, 1 findings (or a client would refuse the input), 2 usage or I/O failure.
+
+mod commands;
+mod exit;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::commands::Command;
+
+#[derive(Debug, Parser)]
+#[command(name = "skillforge", version, about, long_about = None)]
+#[command(about = "Lint, preview and export Agent Skills exactly as each client sees them")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // clap prints help and version to stdout with exit 0; real usage errors exit 2.
+            let _ = error.print();
+            return exit::code(if error.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            });
+        }
+    };
+    match commands::run(cli.command) {
+        Ok(code) => exit::code(code),
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            exit::code(exit::USAGE)
+        }
+    }
+}

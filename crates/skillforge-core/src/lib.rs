@@ -1,0 +1,9 @@
+//! The Skillforge engine.
+//!
+//! Everything a client does with Agent Skills — discovery, metadata parsing, token budgets, catalog
+//! rendering — reproduced exactly, so that what an author previews is what an agent will see.
+//! Nothing here prints, exits, or knows that a window exists.
+
+pub mod builtin;
+pub mod skill;
+pub mod workspace;
