@@ -1,0 +1,87 @@
+// Shared helpers for the e2e specs: start the app on a workspace, poll for a state, save screenshots.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { remote } from "webdriverio";
+
+const required = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set; run the specs through tests/e2e/run.sh`);
+  return value;
+};
+
+export const repo = required("E2E_REPO");
+export const fixtureWorkspace = path.join(repo, "tests/fixtures/e2e-workspace");
+
+/** How long any expected state may take to appear; the wait returns as soon as it does. */
+export const STATE_TIMEOUT_MS = 20_000;
+const POLL_INTERVAL_MS = 100;
+
+/** Starts the real app through tauri-driver, opened on `workspace`. */
+export async function launch(workspace) {
+  return remote({
+    hostname: "127.0.0.1",
+    port: Number(required("E2E_WEBDRIVER_PORT")),
+    logLevel: "error",
+    connectionRetryCount: 0,
+    capabilities: {
+      alwaysMatch: {
+        "tauri:options": { application: required("E2E_APP"), args: ["--workspace", workspace] },
+      },
+    },
+  });
+}
+
+export async function quit(browser) {
+  if (browser) await browser.deleteSession().catch(() => {});
+}
+
+/**
+ * Polls `read` until `accept` holds for what it returned, and returns that value. On timeout the error shows the
+ * last value read, so a failure says what the window showed instead.
+ */
+export async function waitFor(browser, description, read, accept) {
+  let last;
+  try {
+    await browser.waitUntil(
+      async () => {
+        last = await read();
+        return accept(last);
+      },
+      { timeout: STATE_TIMEOUT_MS, interval: POLL_INTERVAL_MS },
+    );
+  } catch (error) {
+    const shown = await visibleText(browser).catch(() => "(window text unavailable)");
+    throw new Error(
+      `timed out waiting for ${description}\nlast value: ${JSON.stringify(last)}\nwindow text:\n${shown}\n(${error.message})`,
+    );
+  }
+  return last;
+}
+
+export async function visibleText(browser) {
+  return (await browser.$("body").getText()).slice(0, 2000);
+}
+
+/** The skills the window lists, in order, as the user sees them. */
+export async function listedSkills(browser) {
+  const items = await browser.$$('[data-testid="skill-item"]');
+  const skills = [];
+  for (const item of items) {
+    skills.push({
+      name: await item.getAttribute("data-skill-name"),
+      shownName: await item.$('[data-testid="skill-name"]').getText(),
+      description: await item.$('[data-testid="skill-description"]').getText(),
+      location: await item.$('[data-testid="skill-location"]').getText(),
+    });
+  }
+  return skills;
+}
+
+/** Saves a screenshot of the window under target/e2e-artifacts/NAME.png and returns its path. */
+export async function screenshot(browser, name) {
+  const directory = process.env.E2E_ARTIFACTS ?? path.join(repo, "target/e2e-artifacts");
+  await mkdir(directory, { recursive: true });
+  const file = path.join(directory, `${name}.png`);
+  await browser.saveScreenshot(file);
+  return file;
+}
