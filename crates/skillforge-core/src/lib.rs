@@ -4,6 +4,11 @@
 //! rendering — reproduced exactly, so that what an author previews is what an agent will see.
 //! Nothing here prints, exits, or knows that a window exists.
 
+pub mod budget;
 pub mod builtin;
+pub mod catalog;
+pub mod discovery;
+pub mod frontmatter;
+pub mod python;
 pub mod skill;
 pub mod workspace;

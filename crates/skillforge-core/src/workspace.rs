@@ -5,6 +5,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use std::collections::HashSet;
+
+use crate::catalog::partition;
+use crate::discovery::directory::absolute_root;
+use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey};
 use crate::skill::Skill;
 
 /// Why a workspace root cannot be opened.
@@ -33,16 +38,17 @@ pub struct CatalogReport {
     pub diagnostics: Vec<String>,
     /// The message with which the client would fail the whole catalog, if it would.
     pub error: Option<String>,
-    /// Skills whose name another skill already uses.
+    /// Skills whose name an earlier skill of the same source already uses.
     pub duplicates: Vec<Skill>,
+    /// Builtin skills hidden by a workspace skill of the same name (the first source wins).
+    #[serde(default)]
+    pub shadowed: Vec<Skill>,
 }
 
-/// Checks that `path` is a readable folder and returns it made absolute (links not resolved).
+/// Checks that `path` is a readable folder and returns it made absolute as nagents makes roots
+/// absolute (`~` expanded, `.`/`..` collapsed lexically, links not resolved).
 pub fn check_root(path: &Path) -> Result<PathBuf, WorkspaceError> {
-    let absolute = std::path::absolute(path).map_err(|source| WorkspaceError::Unreadable {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let absolute = absolute_root(path);
     let metadata = match std::fs::metadata(&absolute) {
         Ok(metadata) => metadata,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -65,53 +71,114 @@ pub fn check_root(path: &Path) -> Result<PathBuf, WorkspaceError> {
     Ok(absolute)
 }
 
+/// What to scan, for clients that expose the directory source's bounds.
+#[derive(Debug, Clone, Default)]
+pub struct ScanOptions {
+    pub roots: Vec<PathBuf>,
+    /// Also list the builtin skills, after (and shadowed by) the roots' skills.
+    pub builtin: bool,
+    pub limits: DirectoryOptions,
+}
+
 /// Discovers the skills under `roots` the way the nagents directory source does.
 pub fn scan(roots: &[PathBuf]) -> Result<CatalogReport, WorkspaceError> {
-    let mut report = CatalogReport::default();
-    for root in roots {
-        let root = check_root(root)?;
-        walk(&root, &mut report);
+    scan_with(&ScanOptions {
+        roots: roots.to_vec(),
+        ..ScanOptions::default()
+    })
+}
+
+/// Like [`scan`], with the builtin skills and the walk's bounds under the caller's control.
+pub fn scan_with(options: &ScanOptions) -> Result<CatalogReport, WorkspaceError> {
+    let roots = options
+        .roots
+        .iter()
+        .map(|root| check_root(root))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut report = report_from(DirectorySource::new(&roots, options.limits).walk(), None);
+    if options.builtin {
+        let builtin = scan_builtin();
+        let taken: HashSet<String> = report
+            .skills
+            .iter()
+            .map(|skill| skill.name.clone())
+            .collect();
+        for skill in builtin.skills {
+            if taken.contains(&skill.name) {
+                report.shadowed.push(skill);
+            } else {
+                report.skills.push(skill);
+            }
+        }
+        report.skills.sort_by(|a, b| a.name.cmp(&b.name));
+        report.diagnostics.extend(builtin.diagnostics);
+        report.duplicates.extend(builtin.duplicates);
+        report.error = report.error.or(builtin.error);
     }
-    report.skills.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(report)
 }
 
-/// Interim walk used until the full directory source lands.
-fn walk(directory: &Path, report: &mut CatalogReport) {
-    let Ok(entries) = std::fs::read_dir(directory) else {
-        return;
-    };
-    let mut names: Vec<_> = entries.flatten().map(|entry| entry.path()).collect();
-    names.sort();
-    for path in names {
-        let Ok(metadata) = std::fs::symlink_metadata(&path) else {
-            continue;
-        };
-        if metadata.is_dir() {
-            walk(&path, report);
-        } else if metadata.is_file() && path.file_name().is_some_and(|name| name == "SKILL.md") {
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
-            let directory_name = directory
-                .file_name()
-                .map(|name| name.to_string_lossy().into_owned());
-            let mut name = directory_name.unwrap_or_default();
-            let mut description = String::new();
-            for line in text
-                .lines()
-                .skip(1)
-                .take_while(|line| line.trim_end() != "---")
-            {
-                if let Some(value) = line.strip_prefix("name:") {
-                    name = value.trim().to_string();
-                } else if let Some(value) = line.strip_prefix("description:") {
-                    description = value.trim().to_string();
-                }
-            }
-            report.skills.push(Skill {
-                name,
-                description,
-                location: path.display().to_string(),
-            });
+/// The builtin skills, as a report.
+pub fn scan_builtin() -> CatalogReport {
+    match BuiltinSource::default().survey_now() {
+        Ok(survey) => report_from(survey, None),
+        Err(error) => report_from(Survey::default(), Some(error.to_string())),
+    }
+}
+
+fn report_from(survey: Survey, error: Option<String>) -> CatalogReport {
+    let parts = partition(survey.found);
+    CatalogReport {
+        skills: parts.skills,
+        diagnostics: survey.diagnostics,
+        error: error.or(parts.error.map(|error| error.to_string())),
+        duplicates: parts.duplicates,
+        shadowed: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).ok();
         }
+        std::fs::write(path, text).ok();
+    }
+
+    #[test]
+    fn report_keeps_everything_and_names_the_duplicate() {
+        let Ok(temp) = tempfile::tempdir() else {
+            return;
+        };
+        write(
+            &temp.path().join("a/SKILL.md"),
+            "---\nname: same\n---\nfirst",
+        );
+        write(
+            &temp.path().join("b/SKILL.md"),
+            "---\nname: same\n---\nsecond",
+        );
+        write(&temp.path().join("c/SKILL.md"), "no frontmatter");
+        let report = scan(&[temp.path().to_path_buf()]).map_err(|e| e.to_string());
+        let Ok(report) = report else {
+            panic!("{report:?}")
+        };
+        assert_eq!(report.skills.len(), 3);
+        assert_eq!(report.duplicates.len(), 1);
+        let location = temp.path().join("b/SKILL.md").display().to_string();
+        assert_eq!(
+            report.error,
+            Some(format!("Duplicate skill name 'same' at {location}"))
+        );
+    }
+
+    #[test]
+    fn missing_root_is_a_clear_error() {
+        let error =
+            scan(&[PathBuf::from("/nonexistent/skillforge/root")]).map_err(|e| e.to_string());
+        assert!(matches!(error, Err(message) if message.contains("no such folder")));
     }
 }

@@ -1,0 +1,3 @@
+//! Frontmatter parsers: the lite line parser nagents uses, and the full YAML parser.
+
+pub mod lite;
