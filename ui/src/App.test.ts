@@ -1,0 +1,102 @@
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/svelte";
+import { afterEach, describe, expect, it } from "vitest";
+import App from "./App.svelte";
+import type { AppError, Result, WorkspaceView } from "./lib/backend";
+import { deferred, failure, fakeBackend, ok, skill, workspaceView } from "./test/fakeBackend";
+
+afterEach(cleanup);
+
+const skills = [
+  skill("changelog", "Writes changelog entries."),
+  skill("commit-message", "Drafts commit messages."),
+  skill("sql-review", "Reviews SQL for <script>alert(1)</script> & friends."),
+];
+
+describe("App", () => {
+  it("shows a loading state while the workspace is scanned", async () => {
+    const pending = deferred<Result<WorkspaceView>>();
+    render(App, { backend: fakeBackend({ initial: pending.promise }) });
+    expect(await screen.findByTestId("workspace-loading")).toBeTruthy();
+    pending.resolve(ok(workspaceView(skills)));
+    await screen.findAllByTestId("skill-item");
+    expect(screen.queryByTestId("workspace-loading")).toBeNull();
+  });
+
+  it("lists every skill with its name, description and location", async () => {
+    render(App, { backend: fakeBackend({ initial: ok(workspaceView(skills)) }) });
+    const items = await screen.findAllByTestId("skill-item");
+    expect(items.map((item) => item.dataset.skillName)).toEqual(["changelog", "commit-message", "sql-review"]);
+    const first = within(items[0]);
+    expect(first.getByTestId("skill-name").textContent).toBe("changelog");
+    expect(first.getByTestId("skill-description").textContent).toBe("Writes changelog entries.");
+    expect(first.getByTestId("skill-location").textContent).toBe("changelog/SKILL.md");
+    expect(screen.getByTestId("workspace-label").textContent?.trim()).toBe("skills");
+    expect(screen.getByTestId("skill-count").textContent).toBe("3 skills");
+  });
+
+  it("renders skill text as text, never as markup", async () => {
+    render(App, { backend: fakeBackend({ initial: ok(workspaceView(skills)) }) });
+    const items = await screen.findAllByTestId("skill-item");
+    const description = within(items[2]).getByTestId("skill-description");
+    expect(description.textContent).toBe("Reviews SQL for <script>alert(1)</script> & friends.");
+    expect(document.querySelector("script")).toBeNull();
+  });
+
+  it("shows the clicked skill in the detail panel", async () => {
+    render(App, { backend: fakeBackend({ initial: ok(workspaceView(skills)) }) });
+    expect(await screen.findByTestId("skill-detail-empty")).toBeTruthy();
+    const items = await screen.findAllByTestId("skill-item");
+    await fireEvent.click(items[1]);
+    const detail = await screen.findByTestId("skill-detail");
+    expect(detail.dataset.skillName).toBe("commit-message");
+    expect(within(detail).getByTestId("detail-description").textContent).toBe("Drafts commit messages.");
+    expect(within(detail).getByTestId("detail-location").textContent).toBe("/work/skills/commit-message/SKILL.md");
+    expect(items[1].getAttribute("aria-current")).toBe("true");
+    expect(items[0].getAttribute("aria-current")).toBeNull();
+  });
+
+  it.each([
+    ["not_found", "Folder not found", "/work/missing: no such folder; check the path or create it"],
+    ["not_a_directory", "Not a folder", "/work/notes.txt: is a file, not a folder"],
+    ["unreadable", "Folder cannot be read", "/work/locked: cannot be read (permission denied)"],
+  ] as const)("shows a %s error with its message", async (code, title, message) => {
+    render(App, { backend: fakeBackend({ initial: failure({ code, message }) }) });
+    const error = await screen.findByTestId("workspace-error");
+    expect(error.textContent).toBe(message);
+    expect(screen.getByRole("alert").textContent).toContain(title);
+    expect(screen.queryAllByTestId("skill-item")).toEqual([]);
+    // The way out stays available.
+    expect(screen.getByTestId("open-folder")).toBeTruthy();
+    expect(screen.getByTestId("open-builtin")).toBeTruthy();
+  });
+
+  it("recovers from an error by opening the builtin skills", async () => {
+    const backend = fakeBackend({
+      initial: failure({ code: "not_found", message: "/gone: no such folder" }),
+      builtin: ok(workspaceView([skill("builtin-one")], { root: null, label: "Builtin skills", read_only: true })),
+    });
+    render(App, { backend });
+    await screen.findByTestId("workspace-error");
+    await fireEvent.click(screen.getByTestId("open-builtin"));
+    const items = await screen.findAllByTestId("skill-item");
+    expect(items.map((item) => item.dataset.skillName)).toEqual(["builtin-one"]);
+    expect(screen.queryByTestId("workspace-error")).toBeNull();
+    expect(screen.getByText("read-only")).toBeTruthy();
+  });
+
+  it("shows the catalog error and diagnostics as notices", async () => {
+    const view = workspaceView(skills);
+    view.report.error = "duplicate skill name: changelog";
+    view.report.diagnostics = ["skipped notes/SKILL.md: no front matter"];
+    render(App, { backend: fakeBackend({ initial: ok(view) }) });
+    const notices = await screen.findAllByTestId("catalog-notice");
+    expect(notices.map((notice) => notice.dataset.level)).toEqual(["error", "warning"]);
+    expect(notices[0].textContent).toContain("duplicate skill name: changelog");
+    expect(notices[1].textContent).toContain("skipped notes/SKILL.md: no front matter");
+  });
+
+  it("says so when a folder has no skills", async () => {
+    render(App, { backend: fakeBackend({ initial: ok(workspaceView([])) }) });
+    expect((await screen.findByTestId("skill-list-empty")).textContent).toContain("No skills found");
+  });
+});

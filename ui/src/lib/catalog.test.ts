@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { catalogNotices, countLabel, displayLocation, errorTitle, settle } from "./catalog";
+
+const empty = { skills: [], diagnostics: [], error: null, duplicates: [], shadowed: [] };
+
+describe("catalogNotices", () => {
+  it("is empty for a clean catalog", () => {
+    expect(catalogNotices(empty)).toEqual([]);
+  });
+
+  it("puts the catalog error first, then duplicates, then diagnostics", () => {
+    const notices = catalogNotices({
+      skills: [],
+      diagnostics: ["skipped broken/SKILL.md: missing description"],
+      error: "duplicate skill name: pdf",
+      duplicates: [{ name: "pdf", description: "Second copy", location: "/w/b/pdf/SKILL.md" }],
+      shadowed: [{ name: "writing", description: "Builtin", location: "builtin:writing/SKILL.md" }],
+    });
+    expect(notices.map((notice) => notice.level)).toEqual(["error", "warning", "warning", "info"]);
+    expect(notices[0].detail).toBe("duplicate skill name: pdf");
+    expect(notices[1].title).toContain("pdf");
+    expect(notices[1].detail).toContain("/w/b/pdf/SKILL.md");
+    expect(notices[2].detail).toBe("skipped broken/SKILL.md: missing description");
+    expect(notices[3].title).toContain("writing");
+  });
+});
+
+describe("errorTitle", () => {
+  it("names every error code", () => {
+    expect(errorTitle("not_found")).toBe("Folder not found");
+    expect(errorTitle("not_a_directory")).toBe("Not a folder");
+    expect(errorTitle("unreadable")).toBe("Folder cannot be read");
+    expect(errorTitle("internal")).toBe("Something went wrong");
+  });
+});
+
+describe("displayLocation", () => {
+  it("shortens locations inside the root", () => {
+    expect(displayLocation("/work/skills/pdf/SKILL.md", "/work/skills")).toBe("pdf/SKILL.md");
+    expect(displayLocation("/work/skills/pdf/SKILL.md", "/work/skills/")).toBe("pdf/SKILL.md");
+  });
+
+  it("keeps locations outside the root, or without one, unchanged", () => {
+    expect(displayLocation("/work/skills-old/pdf/SKILL.md", "/work/skills")).toBe("/work/skills-old/pdf/SKILL.md");
+    expect(displayLocation("builtin:pdf/SKILL.md", null)).toBe("builtin:pdf/SKILL.md");
+  });
+});
+
+describe("countLabel", () => {
+  it("uses the singular only for one", () => {
+    expect(countLabel(0, "skill")).toBe("0 skills");
+    expect(countLabel(1, "skill")).toBe("1 skill");
+    expect(countLabel(3, "skill")).toBe("3 skills");
+  });
+});
+
+describe("settle", () => {
+  it("passes results through", async () => {
+    expect(await settle(async () => ({ status: "ok", data: 1 }))).toEqual({ status: "ok", data: 1 });
+  });
+
+  it("turns a rejected call into an internal error", async () => {
+    const result = await settle(async () => {
+      throw new Error("channel closed");
+    });
+    expect(result).toEqual({
+      status: "error",
+      error: { code: "internal", message: "The backend did not answer: channel closed" },
+    });
+  });
+});

@@ -1,0 +1,76 @@
+// Pure helpers that turn what the backend reports into what the window says.
+import type { AppError, CatalogReport, ErrorCode, Result } from "./backend";
+
+export type NoticeLevel = "error" | "warning" | "info";
+
+export interface Notice {
+  level: NoticeLevel;
+  title: string;
+  detail: string;
+}
+
+/**
+ * Everything about a catalog the author should see besides the skills themselves: the error with which a
+ * strict client would refuse the whole catalog first, then names used twice, then discovery diagnostics, then
+ * builtin skills that a workspace skill hides.
+ */
+export function catalogNotices(report: CatalogReport): Notice[] {
+  const notices: Notice[] = [];
+  if (report.error) {
+    notices.push({ level: "error", title: "A client would refuse this catalog", detail: report.error });
+  }
+  for (const duplicate of report.duplicates) {
+    notices.push({
+      level: "warning",
+      title: `Skill name “${duplicate.name}” is used more than once`,
+      detail: `Ignored: ${duplicate.location}`,
+    });
+  }
+  for (const diagnostic of report.diagnostics) {
+    notices.push({ level: "warning", title: "Discovery diagnostic", detail: diagnostic });
+  }
+  for (const hidden of report.shadowed) {
+    notices.push({
+      level: "info",
+      title: `Builtin skill “${hidden.name}” is hidden by a workspace skill of the same name`,
+      detail: hidden.location,
+    });
+  }
+  return notices;
+}
+
+const ERROR_TITLES: Record<ErrorCode, string> = {
+  not_found: "Folder not found",
+  not_a_directory: "Not a folder",
+  unreadable: "Folder cannot be read",
+  internal: "Something went wrong",
+};
+
+/** A short heading for an error; the message from the backend says what to do. */
+export function errorTitle(code: ErrorCode): string {
+  return ERROR_TITLES[code] ?? ERROR_TITLES.internal;
+}
+
+/** Shows a location relative to the workspace root when it lies inside it, otherwise unchanged. */
+export function displayLocation(location: string, root: string | null): string {
+  if (!root) return location;
+  const prefix = root.endsWith("/") || root.endsWith("\\") ? root : `${root}/`;
+  return location.startsWith(prefix) ? location.slice(prefix.length) : location;
+}
+
+export function countLabel(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * Runs a backend call and turns a rejected promise (a broken IPC channel, a bug) into an ordinary error
+ * result, so the window always has something to show.
+ */
+export async function settle<T>(call: () => Promise<Result<T>>): Promise<Result<T>> {
+  try {
+    return await call();
+  } catch (thrown) {
+    const message = thrown instanceof Error ? thrown.message : String(thrown);
+    return { status: "error", error: { code: "internal", message: `The backend did not answer: ${message}` } };
+  }
+}
