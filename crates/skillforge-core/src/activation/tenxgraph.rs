@@ -1,0 +1,992 @@
+//! 10xGraph 0.10.3's skills: its lenient loader, its catalog prompt and its two tools,
+//! `activate_skill` and `read_skill_resource`, reproduced byte for byte.
+//!
+//! Discovery is one level deep (a root holding SKILL.md is a skill, otherwise its immediate
+//! subdirectories are), the earlier root wins a name, and a skill loads unless its frontmatter is
+//! unusable. Bundled files are read through [`super::skill_files`], which never lets the kernel
+//! follow a link out of the skill directory.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::skill_files::{self, Target};
+use crate::frontmatter::yaml::{self, Node, Style, Value};
+use crate::python;
+use crate::text::TextRange;
+
+/// Bundled files listed by `activate_skill` and by a directory read.
+pub const MAX_LISTED_FILES: usize = 200;
+/// Bundled files named in a `read_skill_resource` error.
+const MAX_FILES_IN_ERROR: usize = 50;
+/// The default `max_resource_bytes`.
+pub const DEFAULT_MAX_RESOURCE_BYTES: usize = 262_144;
+/// Bytes inspected for a NUL when deciding that a file is binary.
+const BINARY_SNIFF_BYTES: usize = 8192;
+/// SKILL.md files above this size are not read; no real skill comes near it, and it keeps a
+/// stray multi-gigabyte file from exhausting memory.
+const MAX_SKILL_FILE_BYTES: usize = 64 * 1024 * 1024;
+const SKILL_FILE: &str = "SKILL.md";
+const IGNORED_DIRS: [&str; 2] = ["node_modules", "__pycache__"];
+
+pub const ACTIVATE_SKILL_TOOL: &str = "activate_skill";
+pub const READ_SKILL_RESOURCE_TOOL: &str = "read_skill_resource";
+
+/// One skill as 10xGraph's `SkillMeta` holds it (the fields the tools and the catalog use).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SkillMeta {
+    pub name: String,
+    pub description: String,
+    pub compatibility: Option<String>,
+    pub triggers: Vec<String>,
+    pub priority: i64,
+    /// The resolved skill directory.
+    pub skill_dir: PathBuf,
+}
+
+/// A problem found while discovering, worded as 10xGraph words it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RegistryDiagnostic {
+    /// `error` or `warning`.
+    pub level: String,
+    pub message: String,
+    pub path: String,
+}
+
+/// The skills found under some roots, keyed by name.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    skills: BTreeMap<String, SkillMeta>,
+    pub diagnostics: Vec<RegistryDiagnostic>,
+}
+
+/// The frontmatter of a SKILL.md and its body, as 10xGraph's `split_frontmatter` cuts them.
+struct Split<'a> {
+    yaml: Option<&'a str>,
+    body: &'a str,
+}
+
+fn is_line_boundary(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r'
+            | '\u{b}'
+            | '\u{c}'
+            | '\u{1c}'
+            | '\u{1d}'
+            | '\u{1e}'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
+    )
+}
+
+/// `str.splitlines(keepends=True)` as (start, content end, next start) triples.
+fn line_spans(text: &str) -> Vec<(usize, usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((index, c)) = chars.next() {
+        if !is_line_boundary(c) {
+            continue;
+        }
+        let mut next = index + c.len_utf8();
+        if c == '\r' {
+            if let Some(&(_, '\n')) = chars.peek() {
+                chars.next();
+                next += 1;
+            }
+        }
+        spans.push((start, index, next));
+        start = next;
+    }
+    if start < text.len() {
+        spans.push((start, text.len(), text.len()));
+    }
+    spans
+}
+
+/// `split_frontmatter`: the BOM is dropped, both delimiter lines compare after `strip()`, and the
+/// body is stripped.
+fn split_frontmatter(content: &str) -> Split<'_> {
+    let text = content.strip_prefix('\u{feff}').unwrap_or(content);
+    let lines = line_spans(text);
+    let whole = Split {
+        yaml: None,
+        body: python::strip(text),
+    };
+    let Some(&(first_start, first_end, first_next)) = lines.first() else {
+        return whole;
+    };
+    if python::strip(&text[first_start..first_end]) != "---" {
+        return whole;
+    }
+    for &(start, end, next) in &lines[1..] {
+        if python::strip(&text[start..end]) == "---" {
+            return Split {
+                yaml: Some(&text[first_next..start]),
+                body: python::strip(&text[next..]),
+            };
+        }
+    }
+    whole
+}
+
+/// A plain YAML scalar as PyYAML 1.1 types it; only the distinctions the loader needs.
+enum Scalar<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// Numbers, dates and the like: not a string; `str()` shown as written.
+    Other(&'a str),
+    Str(&'a str),
+}
+
+fn is_pyyaml_float(text: &str) -> bool {
+    let body = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if matches!(body, ".inf" | ".Inf" | ".INF") || matches!(text, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(index) => (&body[..index], Some(&body[index + 1..])),
+        None => (body, None),
+    };
+    let Some((whole, fraction)) = mantissa.split_once('.') else {
+        return false;
+    };
+    let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+    let whole_ok = (whole.is_empty() && !fraction.is_empty())
+        || (whole.as_bytes().first().is_some_and(u8::is_ascii_digit) && digits(whole));
+    let exponent_ok = exponent.is_none_or(|e| {
+        e.len() > 1
+            && matches!(e.as_bytes()[0], b'+' | b'-')
+            && e[1..].bytes().all(|b| b.is_ascii_digit())
+    });
+    whole_ok && digits(fraction) && exponent_ok
+}
+
+fn is_pyyaml_date(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() >= 8
+        && bytes[..4].iter().all(u8::is_ascii_digit)
+        && bytes[4] == b'-'
+        && text[5..]
+            .split(['-', 'T', 't', ' ', ':', '.'])
+            .next()
+            .is_some_and(|m| (1..=2).contains(&m.len()) && m.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn classify(text: &str, style: Style) -> Scalar<'_> {
+    if style != Style::Plain {
+        return Scalar::Str(text);
+    }
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Scalar::Null,
+        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            return Scalar::Bool(true)
+        }
+        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            return Scalar::Bool(false)
+        }
+        _ => {}
+    }
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let decimal = !unsigned.is_empty()
+        && (unsigned == "0"
+            || (!unsigned.starts_with('0')
+                && unsigned.bytes().all(|b| b.is_ascii_digit() || b == b'_')))
+        && unsigned.as_bytes()[0].is_ascii_digit();
+    if decimal {
+        let cleaned: String = text.chars().filter(|c| *c != '_').collect();
+        if let Ok(value) = cleaned.parse::<i64>() {
+            return Scalar::Int(value);
+        }
+        return Scalar::Other(text);
+    }
+    let other_int = ["0x", "0b", "0o"]
+        .iter()
+        .any(|p| unsigned.starts_with(p) && unsigned.len() > 2)
+        || (unsigned.len() > 1
+            && unsigned.starts_with('0')
+            && unsigned
+                .bytes()
+                .all(|b| (b'0'..=b'7').contains(&b) || b == b'_'));
+    if other_int || is_pyyaml_float(text) || is_pyyaml_date(text) {
+        return Scalar::Other(text);
+    }
+    Scalar::Str(text)
+}
+
+/// `str(value)` for a node, as the loader's `_optional_str` and `_metadata_str` print it.
+fn python_str(node: &Node) -> Option<String> {
+    match &node.value {
+        Value::Scalar { text, style } => match classify(text, *style) {
+            Scalar::Null => None,
+            Scalar::Bool(value) => Some(if value { "True" } else { "False" }.to_string()),
+            Scalar::Int(value) => Some(value.to_string()),
+            Scalar::Other(text) | Scalar::Str(text) => Some(text.to_string()),
+        },
+        _ => None,
+    }
+}
+
+fn string_value(node: &Node) -> Option<&str> {
+    match &node.value {
+        Value::Scalar { text, style } => match classify(text, *style) {
+            Scalar::Str(text) => Some(text),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `_quote_plain_values`: top-level `key: value` lines whose value holds `": "` are quoted.
+fn quote_plain_values(raw: &str) -> String {
+    let mut fixed = Vec::new();
+    for line in python::splitlines(raw) {
+        fixed.push(quote_line(line).unwrap_or_else(|| line.to_string()));
+    }
+    fixed.join("\n")
+}
+
+fn quote_line(line: &str) -> Option<String> {
+    let colon = line.find(':')?;
+    let key = &line[..colon];
+    if key.is_empty()
+        || !key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
+        return None;
+    }
+    let rest = &line[colon + 1..];
+    let value_start = rest.find(|c| c != ' ' && c != '\t')?;
+    if value_start == 0 {
+        return None;
+    }
+    let value = rest[value_start..].trim_end_matches([' ', '\t']);
+    const INDICATORS: [char; 10] = ['\'', '"', '|', '>', '[', '{', '&', '*', '!', '#'];
+    if value.is_empty() || !value.contains(": ") || value.starts_with(INDICATORS) {
+        return None;
+    }
+    // JSON string syntax is valid YAML double-quoted syntax for the same text.
+    let quoted = serde_json::to_string(value).ok()?;
+    Some(format!("{key}: {quoted}"))
+}
+
+fn parse_yaml(raw: &str) -> Result<Option<Node>, yaml::YamlError> {
+    yaml::parse(raw, TextRange::new(0, raw.len()))
+}
+
+fn has_unsafe_name_char(name: &str) -> bool {
+    name.chars()
+        .any(|c| python::is_space(c) || c == '/' || c == '\\' || (c as u32) < 0x20 || c == '\u{7f}')
+}
+
+fn diagnostic(level: &str, message: impl Into<String>, path: &Path) -> RegistryDiagnostic {
+    RegistryDiagnostic {
+        level: level.to_string(),
+        message: message.into(),
+        path: path.display().to_string(),
+    }
+}
+
+fn parse_triggers(node: Option<&Node>) -> Vec<String> {
+    let items: Vec<String> = match node.map(|node| &node.value) {
+        Some(Value::Sequence { items, .. }) => items.iter().filter_map(python_str).collect(),
+        Some(Value::Scalar { .. }) => match node.and_then(string_value) {
+            Some(text) => text.split([';', '\n']).map(str::to_string).collect(),
+            None => return Vec::new(),
+        },
+        _ => return Vec::new(),
+    };
+    items
+        .iter()
+        .map(|item| python::strip(item).to_string())
+        .filter(|item| !item.is_empty())
+        .collect()
+}
+
+/// `load_skill`: the metadata of one skill directory, or `None` with the reason.
+fn load_skill(skill_dir: &Path, diagnostics: &mut Vec<RegistryDiagnostic>) -> Option<SkillMeta> {
+    let skill_file = skill_dir.join(SKILL_FILE);
+    let content = match std::fs::read(&skill_file).map(String::from_utf8) {
+        Ok(Ok(text)) => text,
+        Ok(Err(_)) => {
+            diagnostics.push(diagnostic(
+                "error",
+                "Cannot read file: the file is not valid UTF-8",
+                &skill_file,
+            ));
+            return None;
+        }
+        Err(error) => {
+            diagnostics.push(diagnostic(
+                "error",
+                format!("Cannot read file: {error}"),
+                &skill_file,
+            ));
+            return None;
+        }
+    };
+    let split = split_frontmatter(&content);
+    let Some(raw) = split.yaml else {
+        diagnostics.push(diagnostic(
+            "error",
+            "SKILL.md must start with YAML frontmatter delimited by '---' lines",
+            &skill_file,
+        ));
+        return None;
+    };
+    let parsed = match parse_yaml(raw) {
+        Ok(node) => node,
+        Err(first) => match parse_yaml(&quote_plain_values(raw)) {
+            Ok(node) => {
+                diagnostics.push(diagnostic(
+                    "error",
+                    format!(
+                        "Invalid YAML in frontmatter (a value contains ': '); loaded after quoting it. \
+                         Quote the value to fix this. Parser said: {first}"
+                    ),
+                    &skill_file,
+                ));
+                node
+            }
+            Err(_) => {
+                diagnostics.push(diagnostic(
+                    "error",
+                    format!("Invalid YAML in frontmatter: {first}"),
+                    &skill_file,
+                ));
+                return None;
+            }
+        },
+    };
+    let entries = match &parsed {
+        None => None,
+        Some(node) => match node.value {
+            Value::Mapping { .. } => Some(node),
+            _ => {
+                diagnostics.push(diagnostic(
+                    "error",
+                    "Frontmatter must be a mapping",
+                    &skill_file,
+                ));
+                return None;
+            }
+        },
+    };
+    let field = |key: &str| {
+        entries
+            .and_then(|node| node.get(key))
+            .map(|entry| &entry.value)
+    };
+    let name = field("name")
+        .and_then(string_value)
+        .map(python::strip)
+        .unwrap_or("");
+    if name.is_empty() {
+        diagnostics.push(diagnostic(
+            "error",
+            "Skipped: 'name' is missing or empty",
+            &skill_file,
+        ));
+        return None;
+    }
+    let description = field("description")
+        .and_then(string_value)
+        .map(python::strip)
+        .unwrap_or("");
+    if description.is_empty() {
+        diagnostics.push(diagnostic(
+            "error",
+            "Skipped: 'description' is missing or empty",
+            &skill_file,
+        ));
+        return None;
+    }
+    let metadata = field("metadata").filter(|node| matches!(node.value, Value::Mapping { .. }));
+    let meta_field = |key: &str| {
+        metadata
+            .and_then(|node| node.get(key))
+            .map(|entry| &entry.value)
+    };
+    let priority = match meta_field("priority") {
+        None => 0,
+        Some(node) => {
+            let text = python_str(node).unwrap_or_else(|| "None".to_string());
+            match python::parse_int(&text) {
+                Some(value) if matches!(node.value, Value::Scalar { .. }) => value,
+                _ => {
+                    diagnostics.push(diagnostic(
+                        "warning",
+                        format!(
+                            "metadata.priority must be an integer, got {}; using 0",
+                            python::repr(&text)
+                        ),
+                        &skill_file,
+                    ));
+                    0
+                }
+            }
+        }
+    };
+    if has_unsafe_name_char(name) {
+        diagnostics.push(diagnostic(
+            "error",
+            format!(
+                "Skipped: Invalid skill name '{name}'. Names must not contain whitespace, path separators or control characters."
+            ),
+            &skill_file,
+        ));
+        return None;
+    }
+    let compatibility = field("compatibility")
+        .and_then(python_str)
+        .map(|text| python::strip(&text).to_string())
+        .filter(|text| !text.is_empty());
+    Some(SkillMeta {
+        name: name.to_string(),
+        description: description.to_string(),
+        compatibility,
+        triggers: parse_triggers(meta_field("triggers")),
+        priority,
+        skill_dir: std::fs::canonicalize(skill_dir).unwrap_or_else(|_| skill_dir.to_path_buf()),
+    })
+}
+
+fn skill_dirs(root: &Path) -> Vec<PathBuf> {
+    if root.join(SKILL_FILE).is_file() {
+        return vec![root.to_path_buf()];
+    }
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| root.join(name))
+        .filter(|path| {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            path.is_dir()
+                && !name.starts_with('.')
+                && !IGNORED_DIRS.contains(&name.as_str())
+                && path.join(SKILL_FILE).is_file()
+        })
+        .collect()
+}
+
+impl Registry {
+    /// `SkillsRegistry.discover(roots)`.
+    pub fn discover(roots: &[PathBuf]) -> Self {
+        let mut registry = Self::default();
+        let mut found = Vec::new();
+        for root in roots {
+            if !root.is_dir() {
+                registry.diagnostics.push(diagnostic(
+                    "warning",
+                    "Skills directory not found",
+                    root,
+                ));
+                continue;
+            }
+            for dir in skill_dirs(root) {
+                if let Some(meta) = load_skill(&dir, &mut registry.diagnostics) {
+                    found.push(meta);
+                }
+            }
+        }
+        for meta in found {
+            if let Some(existing) = registry.skills.get(&meta.name) {
+                if existing.skill_dir != meta.skill_dir {
+                    let message = format!(
+                        "Skill '{}' is shadowed by {} and was not loaded",
+                        meta.name,
+                        existing.skill_dir.join(SKILL_FILE).display()
+                    );
+                    let path = meta.skill_dir.join(SKILL_FILE);
+                    registry
+                        .diagnostics
+                        .push(diagnostic("warning", message, &path));
+                }
+                continue;
+            }
+            registry.skills.insert(meta.name.clone(), meta);
+        }
+        registry
+    }
+
+    pub fn get(&self, name: &str) -> Option<&SkillMeta> {
+        self.skills.get(name)
+    }
+
+    /// Sorted names.
+    pub fn names(&self) -> Vec<String> {
+        self.skills.keys().cloned().collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.skills.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.skills.is_empty()
+    }
+
+    /// All skills in catalog order: highest priority first, then name.
+    pub fn ordered(&self) -> Vec<&SkillMeta> {
+        let mut skills: Vec<&SkillMeta> = self.skills.values().collect();
+        skills.sort_by(|a, b| {
+            b.priority
+                .cmp(&a.priority)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        skills
+    }
+
+    /// The SKILL.md body without frontmatter, read afresh (10xGraph's hot reload re-reads a file
+    /// whose modification time changed; reading every time gives the same text). `""` when the
+    /// skill is unknown or unreadable.
+    pub fn load_content(&self, name: &str) -> String {
+        let Some(meta) = self.skills.get(name) else {
+            return String::new();
+        };
+        let Ok(bytes) =
+            skill_files::read_file_in(&meta.skill_dir, SKILL_FILE, MAX_SKILL_FILE_BYTES)
+        else {
+            return String::new();
+        };
+        match String::from_utf8(bytes) {
+            Ok(text) => split_frontmatter(&text).body.to_string(),
+            Err(_) => String::new(),
+        }
+    }
+
+    /// Bundled files, sorted, at most `limit`, and whether more exist.
+    pub fn list_files(&self, name: &str, limit: usize) -> (Vec<String>, bool) {
+        match self.skills.get(name) {
+            Some(meta) => skill_files::list_files(&meta.skill_dir, "", limit),
+            None => (Vec::new(), false),
+        }
+    }
+
+    /// Whether any skill bundles at least one file (10xGraph then registers `read_skill_resource`).
+    pub fn has_bundled_files(&self) -> bool {
+        self.skills
+            .keys()
+            .any(|name| !self.list_files(name, 1).0.is_empty())
+    }
+
+    /// `build_catalog`: the `<available_skills>` block, `""` when empty.
+    pub fn build_catalog(&self) -> String {
+        let skills = self.ordered();
+        if skills.is_empty() {
+            return String::new();
+        }
+        let mut lines = vec!["<available_skills>".to_string()];
+        for meta in skills {
+            lines.push("  <skill>".to_string());
+            lines.push(format!(
+                "    <name>{}</name>",
+                python::html_escape(&meta.name, false)
+            ));
+            let description = collapse_whitespace(&meta.description);
+            lines.push(format!(
+                "    <description>{}</description>",
+                python::html_escape(&description, false)
+            ));
+            if !meta.triggers.is_empty() {
+                let hints: Vec<String> = meta
+                    .triggers
+                    .iter()
+                    .map(|t| collapse_whitespace(t))
+                    .collect();
+                lines.push(format!(
+                    "    <triggers>{}</triggers>",
+                    python::html_escape(&hints.join("; "), false)
+                ));
+            }
+            lines.push("  </skill>".to_string());
+        }
+        lines.push("</available_skills>".to_string());
+        lines.join("\n")
+    }
+
+    /// `build_catalog_prompt`: the system message 10xGraph adds in on-demand mode.
+    pub fn catalog_prompt(&self, can_read_files: bool) -> String {
+        let catalog = self.build_catalog();
+        if catalog.is_empty() {
+            return String::new();
+        }
+        let mut lines = vec![
+            "## Skills".to_string(),
+            String::new(),
+            format!(
+                "The following skills provide specialized instructions for specific tasks. When a task matches a \
+                 skill's description, call the `{ACTIVATE_SKILL_TOOL}` tool with the skill's name to load its full \
+                 instructions before proceeding."
+            ),
+        ];
+        if can_read_files {
+            lines.push(format!(
+                "Skills may bundle extra files (references, scripts, assets). When a skill's instructions point to \
+                 one, read it with the `{READ_SKILL_RESOURCE_TOOL}` tool."
+            ));
+        }
+        lines.push(String::new());
+        lines.push(catalog);
+        lines.join("\n")
+    }
+
+    /// `format_skill_content`: a skill's instructions as the model receives them.
+    pub fn format_skill_content(
+        &self,
+        name: &str,
+        can_read_files: bool,
+        include_skill_path: bool,
+    ) -> Option<String> {
+        let meta = self.skills.get(name)?;
+        let body = self.load_content(name);
+        if body.is_empty() {
+            return None;
+        }
+        let mut parts = vec![skill_content_marker(name), body, String::new()];
+        if let Some(compatibility) = &meta.compatibility {
+            parts.push(format!("Compatibility: {compatibility}"));
+        }
+        if include_skill_path {
+            parts.push(format!("Skill directory: {}", meta.skill_dir.display()));
+        }
+        let (files, truncated) = self.list_files(name, MAX_LISTED_FILES);
+        if !files.is_empty() {
+            let mut note =
+                "Relative paths in this skill are relative to the skill directory.".to_string();
+            if can_read_files {
+                note.push_str(&format!(
+                    " Read a bundled file with {READ_SKILL_RESOURCE_TOOL}(skill_name=\"{name}\", path=\"<relative path>\")."
+                ));
+            }
+            parts.push(note);
+            parts.push(String::new());
+            parts.push("<skill_resources>".to_string());
+            for path in files {
+                parts.push(format!(
+                    "  <file>{}</file>",
+                    python::html_escape(&path, false)
+                ));
+            }
+            if truncated {
+                parts.push("  <!-- more files exist; the listing is truncated -->".to_string());
+            }
+            parts.push("</skill_resources>".to_string());
+        }
+        parts.push("</skill_content>".to_string());
+        Some(parts.join("\n"))
+    }
+
+    /// The `activate_skill` tool. `context` is the text of the conversation so far, used to tell
+    /// whether the skill's instructions are still there.
+    pub fn activate_skill<'a>(
+        &self,
+        skill_name: &str,
+        mut context: impl Iterator<Item = &'a str>,
+        can_read_files: bool,
+    ) -> ToolOutput {
+        if !self.skills.contains_key(skill_name) {
+            return ToolOutput::error(format!(
+                "Unknown skill '{skill_name}'. Available skills: {}",
+                self.names().join(", ")
+            ));
+        }
+        let marker = skill_content_marker(skill_name);
+        if context.any(|text| text.contains(&marker)) {
+            return ToolOutput::ok(format!(
+                "Skill '{skill_name}' is already active; its instructions are earlier in this conversation. Follow them."
+            ));
+        }
+        match self.format_skill_content(skill_name, can_read_files, false) {
+            Some(content) => ToolOutput::ok(content),
+            None => ToolOutput::error(format!(
+                "Skill '{skill_name}' was found but its SKILL.md could not be read."
+            )),
+        }
+    }
+
+    /// The `read_skill_resource` tool with `max_resource_bytes`.
+    pub fn read_skill_resource(
+        &self,
+        skill_name: &str,
+        path: &str,
+        max_bytes: usize,
+    ) -> ToolOutput {
+        let Some(meta) = self.skills.get(skill_name) else {
+            return ToolOutput::error(format!(
+                "Unknown skill '{skill_name}'. Available skills: {}",
+                self.names().join(", ")
+            ));
+        };
+        match read_skill_file(meta, path, max_bytes) {
+            Ok(text) => ToolOutput::ok(format!(
+                "<skill_resource skill=\"{}\" path=\"{}\">\n{text}\n</skill_resource>",
+                python::html_escape(skill_name, true),
+                python::html_escape(path, true)
+            )),
+            Err(error) => {
+                let (files, truncated) = self.list_files(skill_name, MAX_FILES_IN_ERROR);
+                let mut listing = if files.is_empty() {
+                    "none".to_string()
+                } else {
+                    files.join(", ")
+                };
+                if truncated {
+                    listing.push_str(", ...");
+                }
+                ToolOutput::error(format!("{error}. Bundled files: {listing}"))
+            }
+        }
+    }
+}
+
+/// What a tool returns: the text the model sees, and whether 10xGraph marks it failed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ToolOutput {
+    pub content: String,
+    pub is_error: bool,
+}
+
+impl ToolOutput {
+    fn ok(content: String) -> Self {
+        Self {
+            content,
+            is_error: false,
+        }
+    }
+
+    fn error(content: String) -> Self {
+        Self {
+            content,
+            is_error: true,
+        }
+    }
+}
+
+/// `" ".join(text.split())`.
+fn collapse_whitespace(text: &str) -> String {
+    text.split(python::is_space)
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The opening tag that marks a skill's instructions in a conversation.
+pub fn skill_content_marker(name: &str) -> String {
+    format!(
+        "<skill_content name=\"{}\">",
+        python::html_escape(name, true)
+    )
+}
+
+/// 10xGraph's `SkillResourceError` messages.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResourceError {
+    #[error("Path must not be empty")]
+    Empty,
+    #[error("Path '{0}' must be relative to the skill directory")]
+    Absolute(String),
+    #[error("Path '{0}' is outside the skill directory")]
+    Outside(String),
+    #[error("File '{path}' not found in skill '{skill}'")]
+    NotFound { path: String, skill: String },
+    #[error("Could not read '{path}': {detail}")]
+    Read { path: String, detail: String },
+}
+
+fn read_skill_file(
+    meta: &SkillMeta,
+    requested: &str,
+    max_bytes: usize,
+) -> Result<String, ResourceError> {
+    let mut cleaned = python::strip(requested).replace('\\', "/");
+    while let Some(rest) = cleaned.strip_prefix("./") {
+        cleaned = rest.to_string();
+    }
+    if cleaned.is_empty() || cleaned == "." {
+        return Err(ResourceError::Empty);
+    }
+    let bytes = cleaned.as_bytes();
+    let drive = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
+    if cleaned.starts_with('/') || drive {
+        return Err(ResourceError::Absolute(requested.to_string()));
+    }
+    let read_error =
+        |path: &str, errno: rustix::io::Errno, file: Option<&Path>| ResourceError::Read {
+            path: path.to_string(),
+            detail: python::os_error(
+                errno.raw_os_error(),
+                file.map(|f| f.to_string_lossy()).as_deref(),
+            ),
+        };
+    let target = skill_files::resolve(&meta.skill_dir, &cleaned)
+        .map_err(|errno| read_error(&cleaned, errno, Some(&meta.skill_dir)))?;
+    match target {
+        Target::Outside => Err(ResourceError::Outside(requested.to_string())),
+        Target::Missing { relative } => Err(ResourceError::NotFound {
+            path: relative,
+            skill: meta.name.clone(),
+        }),
+        Target::Directory { relative, .. } => {
+            let subdir = if relative == "." {
+                ""
+            } else {
+                relative.as_str()
+            };
+            let (files, truncated) =
+                skill_files::list_files(&meta.skill_dir, subdir, MAX_LISTED_FILES);
+            if files.is_empty() {
+                return Ok(format!(
+                    "Directory '{relative}' contains no readable files."
+                ));
+            }
+            let more = if truncated {
+                format!("\n(listing truncated at {MAX_LISTED_FILES} files)")
+            } else {
+                String::new()
+            };
+            Ok(format!(
+                "Directory '{relative}' contains:\n{}{more}",
+                files.join("\n")
+            ))
+        }
+        Target::File {
+            relative,
+            descriptor,
+            absolute,
+        } => {
+            let (size, data) =
+                skill_files::read_prefix(descriptor, max_bytes).map_err(|error| {
+                    let errno =
+                        rustix::io::Errno::from_io_error(&error).unwrap_or(rustix::io::Errno::IO);
+                    read_error(&relative, errno, Some(&absolute))
+                })?;
+            if data[..data.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
+                return Ok(format!(
+                    "'{relative}' is a binary file ({size} bytes); its content cannot be shown as text."
+                ));
+            }
+            let mut text = String::from_utf8_lossy(&data).into_owned();
+            if size > max_bytes as u64 {
+                text.push_str(&format!(
+                    "\n\n[truncated: showing the first {max_bytes} of {size} bytes]"
+                ));
+            }
+            Ok(text)
+        }
+    }
+}
+
+/// The JSON schema of `activate_skill`'s parameters: the names are an enum.
+pub fn activate_skill_parameters(registry: &Registry) -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "skill_name": {"type": "string", "enum": registry.names(), "description": "Name of the skill to activate."}
+        },
+        "required": ["skill_name"]
+    })
+}
+
+/// The description of `activate_skill`; with `embed_catalog` it lists the skills.
+pub fn activate_skill_description(registry: &Registry, embed_catalog: bool) -> String {
+    let mut description = "Load the full instructions of a skill. Call this when the user's task matches a skill's \
+                           description, before working on the task, then follow the instructions it returns."
+        .to_string();
+    if embed_catalog {
+        let list: Vec<String> = registry
+            .ordered()
+            .iter()
+            .map(|meta| {
+                format!(
+                    "- {}: {}",
+                    meta.name,
+                    collapse_whitespace(&meta.description)
+                )
+            })
+            .collect();
+        description.push_str(&format!("\n\nAvailable skills:\n{}", list.join("\n")));
+    }
+    description
+}
+
+/// The description of `read_skill_resource`.
+pub const READ_SKILL_RESOURCE_DESCRIPTION: &str = "Read a file bundled with a skill: reference docs, scripts (such as \
+.py or .sh files), templates or data. The content is returned as text; nothing is executed. Use a path relative to \
+the skill directory, as listed in the skill's <skill_resources> or mentioned in its instructions, e.g. \
+\"references/guide.md\" or \"scripts/extract.py\". A directory path lists the files inside it.";
+
+/// The JSON schema of `read_skill_resource`'s parameters.
+pub fn read_skill_resource_parameters(registry: &Registry) -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "skill_name": {"type": "string", "enum": registry.names(), "description": "Name of the skill that bundles the file."},
+            "path": {"type": "string", "description": "File path relative to the skill directory."}
+        },
+        "required": ["skill_name", "path"]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frontmatter_split_matches_tenxgraph() {
+        let split = split_frontmatter("\u{feff}---\r\nname: a\n --- \n\n body \n");
+        assert_eq!(split.yaml, Some("name: a\n"));
+        assert_eq!(split.body, "body");
+        assert_eq!(split_frontmatter("no frontmatter\n").yaml, None);
+        assert_eq!(split_frontmatter("---\nname: a\n").body, "---\nname: a");
+    }
+
+    #[test]
+    fn plain_values_with_colons_are_quoted() {
+        assert_eq!(
+            quote_plain_values("description: Use when: x  \nname: a"),
+            "description: \"Use when: x\"\nname: a"
+        );
+        assert_eq!(
+            quote_plain_values("description: 'a: b'"),
+            "description: 'a: b'"
+        );
+    }
+
+    #[test]
+    fn scalars_are_typed_like_pyyaml() {
+        assert!(matches!(classify("yes", Style::Plain), Scalar::Bool(true)));
+        assert!(matches!(classify("10", Style::Plain), Scalar::Int(10)));
+        assert!(matches!(classify("1.5", Style::Plain), Scalar::Other(_)));
+        assert!(matches!(
+            classify("2024-01-02", Style::Plain),
+            Scalar::Other(_)
+        ));
+        assert!(matches!(
+            classify("pdf tools", Style::Plain),
+            Scalar::Str(_)
+        ));
+        assert!(matches!(
+            classify("yes", Style::DoubleQuoted),
+            Scalar::Str(_)
+        ));
+    }
+}
