@@ -11,6 +11,8 @@ pub mod builtin;
 pub mod catalog;
 pub mod discovery;
 pub mod frontmatter;
+pub mod lint;
 pub mod python;
 pub mod skill;
+pub mod text;
 pub mod workspace;

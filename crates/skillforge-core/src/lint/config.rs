@@ -1,0 +1,239 @@
+//! `skillforge.toml`: profiles, rule switches and severities, ignored paths. Found by walking up from the
+//! linted path; unknown keys are errors that name their line, so a typo never silently does nothing.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::registry;
+use super::{ProfileId, Severity};
+
+pub const FILE_NAME: &str = "skillforge.toml";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}: {message}")]
+    Invalid {
+        path: String,
+        line: usize,
+        message: String,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    #[serde(default)]
+    profiles: Vec<Spanned<String>>,
+    #[serde(default)]
+    ignore: Vec<String>,
+    #[serde(default)]
+    rules: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+/// The loaded configuration; the default selects nothing and changes nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// The folder holding the configuration file; ignore patterns are relative to it.
+    pub root: Option<PathBuf>,
+    pub profiles: Vec<ProfileId>,
+    /// Code → `None` (off) or a severity.
+    rules: HashMap<String, Option<Severity>>,
+    ignore: Vec<String>,
+}
+
+impl Config {
+    /// Parses configuration text; `path` only labels errors.
+    pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        let label = path.display().to_string();
+        let line_of = |offset: usize| {
+            text.get(..offset)
+                .map_or(1, |before| before.matches('\n').count() + 1)
+        };
+        let raw: RawConfig = toml::from_str(text).map_err(|error| ConfigError::Invalid {
+            path: label.clone(),
+            line: error.span().map_or(1, |span| line_of(span.start)),
+            message: error.message().to_string(),
+        })?;
+        let mut profiles = Vec::new();
+        for profile in raw.profiles {
+            let Some(id) = ProfileId::parse(profile.get_ref()) else {
+                let known: Vec<&str> = ProfileId::ALL.iter().map(|id| id.as_str()).collect();
+                return Err(ConfigError::Invalid {
+                    path: label,
+                    line: line_of(profile.span().start),
+                    message: format!(
+                        "unknown profile `{}`; known profiles: {}",
+                        profile.get_ref(),
+                        known.join(", ")
+                    ),
+                });
+            };
+            profiles.push(id);
+        }
+        let mut rules = HashMap::new();
+        for (key, value) in raw.rules {
+            let Some((code, _)) = registry::find(key.get_ref()) else {
+                return Err(ConfigError::Invalid {
+                    path: label,
+                    line: line_of(key.span().start),
+                    message: format!(
+                        "unknown rule `{}` (use a code such as SF203 or a rule name)",
+                        key.get_ref()
+                    ),
+                });
+            };
+            let setting = match value.get_ref().as_str() {
+                "off" => None,
+                "info" => Some(Severity::Info),
+                "warning" => Some(Severity::Warning),
+                "error" => Some(Severity::Error),
+                other => {
+                    return Err(ConfigError::Invalid {
+                        path: label,
+                        line: line_of(value.span().start),
+                        message: format!(
+                            "`{other}` is not a rule setting; use off, info, warning or error"
+                        ),
+                    })
+                }
+            };
+            rules.insert(code.to_string(), setting);
+        }
+        Ok(Config {
+            root: path.parent().map(Path::to_path_buf),
+            profiles,
+            rules,
+            ignore: raw.ignore,
+        })
+    }
+
+    /// Finds `skillforge.toml` in `start` or the nearest folder above it.
+    pub fn discover(start: &Path) -> Result<Option<Config>, ConfigError> {
+        let absolute = std::path::absolute(start).unwrap_or_else(|_| start.to_path_buf());
+        let mut folder = if absolute.is_dir() {
+            Some(absolute.as_path())
+        } else {
+            absolute.parent()
+        };
+        while let Some(current) = folder {
+            let candidate = current.join(FILE_NAME);
+            if candidate.is_file() {
+                let text =
+                    std::fs::read_to_string(&candidate).map_err(|source| ConfigError::Read {
+                        path: candidate.display().to_string(),
+                        source,
+                    })?;
+                return Config::parse(&text, &candidate).map(Some);
+            }
+            folder = current.parent();
+        }
+        Ok(None)
+    }
+
+    /// `None`: not configured; `Some(None)`: off; `Some(Some(severity))`: forced severity.
+    pub fn rule_setting(&self, code: &str, _name: &str) -> Option<Option<Severity>> {
+        self.rules.get(code).copied()
+    }
+
+    /// Whether a path matches one of the `ignore` patterns (globs relative to the configuration's folder;
+    /// a pattern naming a folder ignores everything below it).
+    pub fn is_ignored(&self, path: &Path) -> bool {
+        if self.ignore.is_empty() {
+            return false;
+        }
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let relative = match &self.root {
+            Some(root) => {
+                let root = std::path::absolute(root).unwrap_or_else(|_| root.clone());
+                absolute
+                    .strip_prefix(&root)
+                    .map(Path::to_path_buf)
+                    .unwrap_or(absolute)
+            }
+            None => absolute,
+        };
+        let parts: Vec<String> = relative
+            .components()
+            .map(|component| component.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        self.ignore.iter().any(|pattern| {
+            let pattern: Vec<&str> = pattern.trim_matches('/').split('/').collect();
+            (1..=parts.len()).any(|length| glob_segments(&pattern, &parts[..length]))
+        })
+    }
+}
+
+fn glob_segments(pattern: &[&str], parts: &[String]) -> bool {
+    match pattern.split_first() {
+        None => parts.is_empty(),
+        Some((&"**", rest)) => (0..=parts.len()).any(|skip| glob_segments(rest, &parts[skip..])),
+        Some((first, rest)) => match parts.split_first() {
+            Some((part, remaining)) => {
+                glob_one(first.as_bytes(), part.as_bytes()) && glob_segments(rest, remaining)
+            }
+            None => false,
+        },
+    }
+}
+
+fn glob_one(pattern: &[u8], text: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => text.is_empty(),
+        Some((b'*', rest)) => (0..=text.len()).any(|skip| glob_one(rest, &text[skip..])),
+        Some((b'?', rest)) => !text.is_empty() && glob_one(rest, &text[1..]),
+        Some((byte, rest)) => text.first() == Some(byte) && glob_one(rest, &text[1..]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_name_their_line() {
+        let error = Config::parse(
+            "profiles = [\"spec\"]\n\nrulez = {}\n",
+            Path::new("skillforge.toml"),
+        )
+        .err();
+        let text = error.map(|error| error.to_string()).unwrap_or_default();
+        assert!(text.starts_with("skillforge.toml:3:"), "{text}");
+    }
+
+    #[test]
+    fn rules_accept_codes_and_names() {
+        let config = Config::parse(
+            "[rules]\nSF203 = \"off\"\nname-too-long = \"warning\"\n",
+            Path::new("x.toml"),
+        );
+        let config = config.ok().unwrap_or_default();
+        assert_eq!(config.rule_setting("SF203", ""), Some(None));
+        assert_eq!(
+            config.rule_setting("SF202", ""),
+            Some(Some(Severity::Warning))
+        );
+        let bad = Config::parse("[rules]\nSF999 = \"off\"\n", Path::new("x.toml")).err();
+        assert!(bad.is_some_and(|error| error.to_string().contains(":2:")));
+    }
+
+    #[test]
+    fn ignore_patterns_match_folders_and_globs() {
+        let config = Config {
+            root: Some(PathBuf::from("/w")),
+            ignore: vec!["vendor".into(), "**/draft-*".into()],
+            ..Config::default()
+        };
+        assert!(config.is_ignored(Path::new("/w/vendor/a/SKILL.md")));
+        assert!(config.is_ignored(Path::new("/w/skills/draft-x/SKILL.md")));
+        assert!(!config.is_ignored(Path::new("/w/skills/final/SKILL.md")));
+    }
+}

@@ -1,0 +1,186 @@
+//! Everything a rule may look at for one SKILL.md, computed once per file.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::ProfileId;
+use crate::frontmatter::yaml::{self, Entry, Layout, LayoutError, Node, YamlError};
+use crate::text::{LineIndex, TextRange};
+
+/// Facts about a skill's place in the workspace, gathered before any rule runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Placement {
+    /// The skill folder is a symbolic link.
+    pub symlinked_dir: bool,
+    /// SKILL.md itself is a symbolic link.
+    pub symlinked_file: bool,
+    /// The folder of an enclosing skill, when this skill sits inside another one.
+    pub nested_in: Option<String>,
+    /// Other SKILL.md files (display paths, in discovery order) that declare the same name.
+    pub same_name_elsewhere: Vec<String>,
+    /// Whether this file comes first among the files sharing its name.
+    pub first_of_its_name: bool,
+}
+
+/// Answers "does this file exist?" for link checks; the engine passes the real filesystem, tests may not.
+pub trait FileProbe: Sync {
+    fn exists(&self, path: &Path) -> bool;
+}
+
+/// The real filesystem.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RealFiles;
+
+impl FileProbe for RealFiles {
+    fn exists(&self, path: &Path) -> bool {
+        path.exists()
+    }
+}
+
+/// One SKILL.md as read from disk (or from an editor buffer).
+#[derive(Debug, Clone)]
+pub struct SkillFile {
+    /// Path of the SKILL.md.
+    pub path: PathBuf,
+    /// The path as reports show it.
+    pub display_path: String,
+    /// Name of the folder holding the SKILL.md.
+    pub dir_name: String,
+    /// The text; invalid UTF-8 is replaced so that the rest of the file can still be checked.
+    pub source: String,
+    /// Byte offset of the first invalid UTF-8 sequence in the original bytes.
+    pub invalid_utf8_at: Option<usize>,
+    pub placement: Placement,
+}
+
+impl SkillFile {
+    /// Wraps raw bytes, recording (not failing on) invalid UTF-8.
+    pub fn from_bytes(path: PathBuf, display_path: String, bytes: Vec<u8>) -> Self {
+        let dir_name = path
+            .parent()
+            .and_then(Path::file_name)
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (source, invalid_utf8_at) = match String::from_utf8(bytes) {
+            Ok(text) => (text, None),
+            Err(error) => {
+                let at = error.utf8_error().valid_up_to();
+                (
+                    String::from_utf8_lossy(error.as_bytes()).into_owned(),
+                    Some(at),
+                )
+            }
+        };
+        Self {
+            path,
+            display_path,
+            dir_name,
+            source,
+            invalid_utf8_at,
+            placement: Placement::default(),
+        }
+    }
+
+    /// The skill folder.
+    pub fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+}
+
+/// The parsed view of one file that rules read.
+pub struct SkillContext<'a> {
+    pub file: &'a SkillFile,
+    pub source: &'a str,
+    pub lines: LineIndex,
+    pub layout: Result<Layout, LayoutError>,
+    /// `None` when there is no frontmatter block to parse.
+    pub yaml: Option<Result<Option<Node>, YamlError>>,
+    /// The profiles the run was asked about.
+    pub profiles: &'a [ProfileId],
+    pub files: &'a dyn FileProbe,
+}
+
+impl<'a> SkillContext<'a> {
+    pub fn new(file: &'a SkillFile, profiles: &'a [ProfileId], files: &'a dyn FileProbe) -> Self {
+        let source = file.source.as_str();
+        let layout = yaml::layout(source);
+        let yaml = layout
+            .as_ref()
+            .ok()
+            .map(|layout| yaml::parse(source, layout.yaml));
+        Self {
+            file,
+            source,
+            lines: LineIndex::new(source),
+            layout,
+            yaml,
+            profiles,
+            files,
+        }
+    }
+
+    /// The frontmatter root when it parsed and is a mapping.
+    pub fn frontmatter(&self) -> Option<&Node> {
+        match &self.yaml {
+            Some(Ok(Some(node))) if node.entries().is_some() => Some(node),
+            _ => None,
+        }
+    }
+
+    /// Whether the YAML parsed (an empty document counts as parsed).
+    pub fn yaml_parsed(&self) -> bool {
+        matches!(self.yaml, Some(Ok(_)))
+    }
+
+    pub fn field(&self, key: &str) -> Option<&Entry> {
+        self.frontmatter()?.get(key)
+    }
+
+    /// A top-level string field (any scalar style) with the range of its value.
+    pub fn string_field(&self, key: &str) -> Option<(&str, TextRange)> {
+        let entry = self.field(key)?;
+        entry
+            .value
+            .as_scalar()
+            .map(|(text, _)| (text, entry.value.range))
+    }
+
+    /// The body range, or the whole file when there is no frontmatter.
+    pub fn body_range(&self) -> TextRange {
+        match &self.layout {
+            Ok(layout) => layout.body,
+            Err(_) => TextRange::new(0, self.source.len()),
+        }
+    }
+
+    pub fn body(&self) -> &str {
+        self.body_range().slice(self.source)
+    }
+
+    /// Where to point a finding about the frontmatter as a whole: its opening line, or the file start.
+    pub fn frontmatter_anchor(&self) -> TextRange {
+        match &self.layout {
+            Ok(layout) => layout.open,
+            Err(LayoutError::NotAtStart { open } | LayoutError::Unterminated { open }) => *open,
+            Err(LayoutError::Missing) => TextRange::empty(0),
+        }
+    }
+
+    /// Whether any selected profile is one of these.
+    pub fn selects(&self, profiles: &[ProfileId]) -> bool {
+        self.profiles
+            .iter()
+            .any(|profile| profiles.contains(profile))
+    }
+
+    /// The line terminator the file uses, so fixes insert lines that match.
+    pub fn newline(&self) -> &'static str {
+        if self.source.contains("\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Generates `docs/rules.md` and `docs/profiles.md` from the rules' doc comments and the profile table;
+//! tests fail when the committed files are stale.
+
+use std::fmt::Write as _;
+
+use super::profile::PROFILES;
+use super::registry::CODES;
+
+/// The text of `docs/rules.md`.
+pub fn rules_markdown() -> String {
+    let mut out = String::new();
+    out.push_str("# Lint rules\n\n");
+    out.push_str("Generated from the rule sources by `cargo test -p skillforge-core` (`docs::tests`); do not edit.\n\n");
+    out.push_str("| Code | Rule | Default severity | Profiles | Fix |\n|---|---|---|---|---|\n");
+    for (code, rule) in CODES {
+        let profiles: Vec<&str> = rule
+            .profiles
+            .iter()
+            .map(|profile| profile.as_str())
+            .collect();
+        let anchor = format!("{}-{}", code.to_lowercase(), rule.name);
+        let _ = writeln!(
+            out,
+            "| {code} | [`{name}`](#{anchor}) | {severity} | {profiles} | {fix} |",
+            name = rule.name,
+            severity = rule.severity.as_str(),
+            profiles = profiles.join(", "),
+            fix = rule.fix.as_str(),
+        );
+    }
+    for (code, rule) in CODES {
+        let _ = write!(out, "\n## {code} {}\n\n", rule.name);
+        for line in rule.docs.lines() {
+            // Doc comments carry one leading space after `///`; rule sections become level-3 headings.
+            let line = line.strip_prefix(' ').unwrap_or(line);
+            if let Some(heading) = line.strip_prefix("## ") {
+                let _ = writeln!(out, "### {heading}");
+            } else {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    }
+    out
+}
+
+/// The text of `docs/profiles.md`.
+pub fn profiles_markdown() -> String {
+    let mut out = String::new();
+    out.push_str("# Client profiles\n\n");
+    out.push_str("Generated from `crates/skillforge-core/src/lint/profile.rs` and the rule table; do not edit.\n\n");
+    out.push_str(
+        "Each profile selects the rules that speak for one client, with severities and limits, and yields a\n\
+         verdict per skill: it loads (under a name and description), it is skipped (and why), or it makes the\n\
+         client's whole catalog fail. Select profiles with `--profile` or `profiles = [...]` in\n\
+         `skillforge.toml`; by default all are used.\n",
+    );
+    for profile in &PROFILES {
+        let _ = write!(
+            out,
+            "\n## `{}` — {}\n\n{}\n\n",
+            profile.id.as_str(),
+            profile.title,
+            profile.summary
+        );
+        out.push_str("Facts this profile rests on:\n\n");
+        for fact in profile.facts {
+            let _ = writeln!(out, "- {fact}");
+        }
+        let limits = profile.limits;
+        let mut shown = Vec::new();
+        for (label, value) in [
+            ("name", limits.name_chars),
+            ("description", limits.description_chars),
+            ("compatibility", limits.compatibility_chars),
+            ("body lines", limits.body_lines),
+            ("body tokens", limits.body_tokens),
+            ("listing entry", limits.listing_chars),
+        ] {
+            if let Some(value) = value {
+                shown.push(format!("{label} {value}"));
+            }
+        }
+        if !shown.is_empty() {
+            let _ = write!(out, "\nLimits: {}.\n", shown.join(", "));
+        }
+        let _ = write!(
+            out,
+            "\nKnown top-level fields: {}.\n",
+            profile
+                .known_fields
+                .iter()
+                .map(|field| format!("`{field}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        out.push_str("\nRules:\n\n");
+        for (code, rule) in CODES
+            .iter()
+            .filter(|(_, rule)| rule.profiles.contains(&profile.id))
+        {
+            let severity = profile.severity_of(rule.name, rule.severity);
+            let _ = writeln!(out, "- {code} `{}` ({})", rule.name, severity.as_str());
+        }
+    }
+    out.push_str(DEVIATIONS);
+    out
+}
+
+/// Where the `spec` profile knowingly disagrees with skills-ref 0.1.1, and why.
+pub const DEVIATIONS: &str = "
+## Where `spec` deviates from skills-ref 0.1.1
+
+The `spec` profile follows the specification at agentskills.io. skills-ref is its executable reference and
+agrees on every fidelity fixture except these, where skills-ref contradicts the specification:
+
+- **Unicode letters in names.** skills-ref accepts any letter after NFKC normalisation (`café`); the
+  specification allows `a-z`, `0-9` and `-` only. Reported by `name-invalid-characters`.
+- **Nested or typed `metadata`.** skills-ref converts every metadata value with `str()`, so nested mappings
+  and lists pass; the specification defines a string-to-string map. Reported by `metadata-not-string-map`.
+- **`allowed-tools` as a list.** skills-ref does not check the field's type; the specification defines a
+  space-delimited string. Reported by `allowed-tools-list`.
+- **`---` inside a value.** skills-ref splits the file at the first three `---` characters anywhere, so
+  `description: a---b` truncates the YAML; the specification delimits frontmatter by lines.
+- **Lowercase `skill.md`.** skills-ref accepts it; the specification names the file `SKILL.md`, and the
+  linter only looks for that name.
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_file(relative: &str, expected: &str) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(relative);
+        if std::env::var_os("SKILLFORGE_UPDATE_DOCS").is_some() {
+            if let Err(error) = std::fs::write(&path, expected) {
+                panic!("cannot write {}: {error}", path.display());
+            }
+            return;
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == expected,
+            "{relative} is stale; regenerate it with `SKILLFORGE_UPDATE_DOCS=1 cargo test -p skillforge-core --lib docs`"
+        );
+    }
+
+    #[test]
+    fn rules_doc_is_current() {
+        check_file("docs/rules.md", &rules_markdown());
+    }
+
+    #[test]
+    fn profiles_doc_is_current() {
+        check_file("docs/profiles.md", &profiles_markdown());
+    }
+}

@@ -1,0 +1,108 @@
+//! Applying fixes: non-overlapping edits in one pass, repeated until the file stops changing.
+
+use super::context::{FileProbe, SkillFile};
+use super::workspace::{lint_file, LintOptions};
+use super::{Applicability, Diagnostic, TextEdit};
+
+/// Most passes before giving up: each pass applies every non-overlapping fix, so real files settle in two.
+pub const MAX_PASSES: usize = 10;
+
+/// Applies the applicable fixes of `diagnostics` to `source`. Returns the new text and how many fixes were
+/// applied; fixes overlapping an earlier one wait for the next pass.
+pub fn apply(source: &str, diagnostics: &[Diagnostic], include_unsafe: bool) -> (String, usize) {
+    let mut accepted: Vec<&TextEdit> = Vec::new();
+    let mut applied = 0;
+    let mut candidates: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|diagnostic| {
+            diagnostic
+                .fix
+                .as_ref()
+                .is_some_and(|fix| match fix.applicability {
+                    Applicability::Safe => true,
+                    Applicability::Unsafe => include_unsafe,
+                    Applicability::DisplayOnly => false,
+                })
+        })
+        .collect();
+    candidates.sort_by_key(|diagnostic| diagnostic.range.start);
+    for diagnostic in candidates {
+        let Some(fix) = &diagnostic.fix else { continue };
+        let valid = fix.edits.iter().all(|edit| {
+            edit.range.end() <= source.len()
+                && source.is_char_boundary(edit.range.start())
+                && source.is_char_boundary(edit.range.end())
+        });
+        let overlaps = fix.edits.iter().any(|edit| {
+            accepted.iter().any(|other| overlap(edit, other))
+                || fix.edits.iter().filter(|twin| overlap(edit, twin)).count() > 1
+        });
+        if !valid || overlaps {
+            continue;
+        }
+        accepted.extend(fix.edits.iter());
+        applied += 1;
+    }
+    accepted.sort_by_key(|edit| (edit.range.start, edit.range.end));
+    let mut out = String::with_capacity(source.len());
+    let mut at = 0;
+    for edit in accepted {
+        out.push_str(source.get(at..edit.range.start()).unwrap_or(""));
+        out.push_str(&edit.replacement);
+        at = edit.range.end();
+    }
+    out.push_str(source.get(at..).unwrap_or(""));
+    (out, applied)
+}
+
+/// Two edits conflict when their ranges intersect, or when both insert at the same point (order unknown).
+fn overlap(left: &TextEdit, right: &TextEdit) -> bool {
+    if std::ptr::eq(left, right) {
+        return false;
+    }
+    let (left, right) = (left.range, right.range);
+    if left.is_empty() && right.is_empty() {
+        return left.start == right.start;
+    }
+    left.start < right.end && right.start < left.end
+        || (left.is_empty() && right.start < left.start && left.start < right.end)
+        || (right.is_empty() && left.start < right.start && right.start < left.end)
+}
+
+/// The result of fixing one file until it is stable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fixed {
+    pub text: String,
+    pub applied: usize,
+    /// False when fixes kept changing the file for [`MAX_PASSES`] passes: a bug in a rule's fix.
+    pub converged: bool,
+}
+
+/// Lints and fixes repeatedly until no applicable fix remains.
+pub fn fix_until_stable(
+    file: &SkillFile,
+    options: &LintOptions,
+    files: &dyn FileProbe,
+    include_unsafe: bool,
+) -> Fixed {
+    let mut current = file.clone();
+    let mut applied = 0;
+    for _ in 0..MAX_PASSES {
+        let report = lint_file(&current, options, files);
+        let (text, count) = apply(&current.source, &report.diagnostics, include_unsafe);
+        if count == 0 || text == current.source {
+            return Fixed {
+                text: current.source,
+                applied,
+                converged: true,
+            };
+        }
+        applied += count;
+        current.source = text;
+    }
+    Fixed {
+        text: current.source,
+        applied,
+        converged: false,
+    }
+}

@@ -1,0 +1,70 @@
+use crate::frontmatter::yaml::{Style, Value};
+use crate::lint::rules::double_quoted;
+use crate::lint::verdict::pyyaml_plain_is_string;
+use crate::lint::{Applicability, Finding, SkillContext, TextEdit};
+
+crate::declare_rule! {
+    /// ## What it does
+    /// Flags `name`, `description`, `license` or `compatibility` values that a YAML loader reads as something
+    /// other than text: `name: 2024`, `description: yes`, `license: null`, or a list.
+    ///
+    /// ## Why it matters
+    /// PyYAML (10xGraph) reads `yes`, `on`, numbers and dates as non-strings: a non-string name or description
+    /// skips the skill. Codex's typed loader refuses it.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// name: pdf-tools
+    /// description: yes
+    /// ```
+    ///
+    /// ## Fix
+    /// Quote the value (safe: the text stays exactly as written).
+    RULE {
+        name: "field-not-string",
+        group: "fields",
+        severity: Error,
+        profiles: [Tenxgraph, Codex, ClaudeCode],
+        fix: Safe,
+        check: check,
+    }
+}
+
+fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
+    for key in ["name", "description", "license", "compatibility"] {
+        let Some(entry) = context.field(key) else {
+            continue;
+        };
+        match &entry.value.value {
+            Value::Scalar {
+                text,
+                style: Style::Plain,
+            } if !text.is_empty() && !pyyaml_plain_is_string(text) => {
+                let written = entry.value.range.slice(context.source);
+                findings.push(
+                    Finding::new(
+                        entry.value.range,
+                        format!(
+                            "`{key}: {text}` is read as a number, boolean, date or null, not text"
+                        ),
+                    )
+                    .with_fix(
+                        "Quote the value",
+                        Applicability::Safe,
+                        vec![TextEdit {
+                            range: entry.value.range,
+                            replacement: double_quoted(written),
+                        }],
+                    ),
+                );
+            }
+            Value::Sequence { .. } | Value::Mapping { .. } | Value::Alias => {
+                findings.push(Finding::new(
+                    entry.value.range,
+                    format!("`{key}` is {}, not text", entry.value.kind_name()),
+                ))
+            }
+            _ => {}
+        }
+    }
+}

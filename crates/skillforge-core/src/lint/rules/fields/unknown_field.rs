@@ -1,0 +1,129 @@
+use crate::frontmatter::yaml::Style;
+use crate::lint::rules::entry_lines;
+use crate::lint::{Applicability, Finding, ProfileId, SkillContext, TextEdit};
+use crate::text::TextRange;
+
+crate::declare_rule! {
+    /// ## What it does
+    /// Flags top-level frontmatter keys a client does not know. The specification and upload allow
+    /// `name`, `description`, `license`, `compatibility`, `metadata` and `allowed-tools`; Claude Code adds
+    /// its own extension fields; OpenCode reads fewer.
+    ///
+    /// ## Why it matters
+    /// skills-ref reports the skill invalid, claude.ai and the API refuse the upload, 10xGraph reports an
+    /// error. Custom data belongs under `metadata`.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// name: pdf-tools
+    /// description: Extract text from PDFs.
+    /// version: 1.2
+    /// ```
+    ///
+    /// ## Fix
+    /// Move the key under `metadata` as a quoted string (unsafe: clients that read the key at the top level,
+    /// such as Claude Code for its own fields, stop seeing it).
+    RULE {
+        name: "unknown-field",
+        group: "fields",
+        severity: Error,
+        profiles: [Spec, Tenxgraph, ClaudeCode, ClaudeUpload, Opencode],
+        fix: Unsafe,
+        check: check,
+    }
+}
+
+fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
+    let Some(root) = context.frontmatter() else {
+        return;
+    };
+    let Some(entries) = root.entries() else {
+        return;
+    };
+    let metadata = root.get("metadata");
+    for entry in entries {
+        let Some((key, _)) = entry.key.as_scalar() else {
+            continue;
+        };
+        let unknown_to: Vec<ProfileId> = RULE
+            .profiles
+            .iter()
+            .copied()
+            .filter(|profile| !profile.profile().knows_field(key))
+            .collect();
+        if unknown_to.is_empty() {
+            continue;
+        }
+        // A differently-cased spec key is key-case-conflict's finding, with a better fix.
+        if crate::lint::profile::SPEC_FIELDS.contains(&key.to_lowercase().as_str()) {
+            continue;
+        }
+        let names: Vec<&str> = unknown_to.iter().map(|profile| profile.as_str()).collect();
+        let mut finding = Finding::new(
+            entry.key.range,
+            format!(
+                "`{key}` is not a frontmatter field for {}; put custom data under `metadata`",
+                names.join(", ")
+            ),
+        )
+        .for_profiles(unknown_to);
+        if let Some(edits) = move_under_metadata(context, entry, key, metadata) {
+            finding = finding.with_fix(
+                format!("Move `{key}` under `metadata`"),
+                Applicability::Unsafe,
+                edits,
+            );
+        }
+        findings.push(finding);
+    }
+}
+
+/// Removes the entry's lines and adds `  key: "value"` under `metadata` (creating the block at the end of
+/// the frontmatter when needed). Only single-line scalar values are moved automatically.
+fn move_under_metadata(
+    context: &SkillContext<'_>,
+    entry: &crate::frontmatter::yaml::Entry,
+    key: &str,
+    metadata: Option<&crate::frontmatter::yaml::Entry>,
+) -> Option<Vec<TextEdit>> {
+    let (value, style) = entry.value.as_scalar()?;
+    if style.is_block() || value.contains('\n') || style != Style::Plain && !style.is_quoted() {
+        return None;
+    }
+    let layout = context.layout.as_ref().ok()?;
+    let newline = context.newline();
+    let line = format!(
+        "  {key}: {}{newline}",
+        crate::lint::rules::double_quoted(value)
+    );
+    let remove = TextEdit {
+        range: entry_lines(context, entry),
+        replacement: String::new(),
+    };
+    let insert = match metadata {
+        Some(metadata) => {
+            let entries = metadata.value.entries()?;
+            if matches!(
+                metadata.value.value,
+                crate::frontmatter::yaml::Value::Mapping { flow: true, .. }
+            ) {
+                return None;
+            }
+            let last = entries.last()?;
+            let after = entry_lines(context, last).end();
+            TextEdit {
+                range: TextRange::empty(after),
+                replacement: line,
+            }
+        }
+        None => TextEdit {
+            range: TextRange::empty(layout.close.start()),
+            replacement: format!("metadata:{newline}{line}"),
+        },
+    };
+    // Two edits touching the same spot cannot be ordered safely; leave that case to the author.
+    if insert.range.start() >= remove.range.start() && insert.range.start() < remove.range.end() {
+        return None;
+    }
+    Some(vec![remove, insert])
+}

@@ -1,0 +1,3 @@
+//! Suppression comments (SF9xx).
+
+pub mod unused_ignore_comment;

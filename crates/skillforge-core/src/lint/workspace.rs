@@ -1,0 +1,421 @@
+//! Running the rules: over one file (the editor's buffer) or over the skills found under some paths.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::config::Config;
+use super::context::{FileProbe, RealFiles, SkillContext, SkillFile};
+use super::registry::CODES;
+use super::verdict::{self, Verdict};
+use super::{Applicability, Diagnostic, Finding, Fix, ProfileId, Severity, TextEdit};
+use crate::text::TextRange;
+
+/// Larger files are not linted: every client refuses them (nagents stops at 4,000,000 bytes).
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+/// Folders deeper than this below a linted path are not searched for skills.
+pub const MAX_DEPTH: usize = 12;
+
+/// Everything a run needs besides the files.
+#[derive(Debug, Clone)]
+pub struct LintOptions {
+    pub profiles: Vec<ProfileId>,
+    pub config: Config,
+}
+
+impl Default for LintOptions {
+    fn default() -> Self {
+        Self {
+            profiles: ProfileId::ALL.to_vec(),
+            config: Config::default(),
+        }
+    }
+}
+
+/// The findings and verdicts for one SKILL.md.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct FileReport {
+    pub path: String,
+    pub diagnostics: Vec<Diagnostic>,
+    pub verdicts: Vec<Verdict>,
+}
+
+/// Why a path could not be linted.
+#[derive(Debug, thiserror::Error)]
+pub enum CollectError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: no SKILL.md found")]
+    NoSkills { path: String },
+    #[error("{path}: larger than {MAX_FILE_BYTES} bytes")]
+    TooLarge { path: String },
+}
+
+/// Lints one file. Rules run when a selected profile uses them and the configuration leaves them on.
+pub fn lint_file(file: &SkillFile, options: &LintOptions, files: &dyn FileProbe) -> FileReport {
+    let context = SkillContext::new(file, &options.profiles, files);
+    let mut diagnostics = Vec::new();
+    for (code, rule) in CODES {
+        let setting = options.config.rule_setting(code, rule.name);
+        if setting == Some(None) {
+            continue;
+        }
+        if !rule
+            .profiles
+            .iter()
+            .any(|profile| options.profiles.contains(profile))
+        {
+            continue;
+        }
+        let mut findings: Vec<Finding> = Vec::new();
+        (rule.check)(&context, &mut findings);
+        for finding in findings {
+            let allowed = finding.only_profiles.as_deref().unwrap_or(rule.profiles);
+            let profiles: Vec<ProfileId> = options
+                .profiles
+                .iter()
+                .copied()
+                .filter(|profile| allowed.contains(profile) && rule.profiles.contains(profile))
+                .collect();
+            if profiles.is_empty() {
+                continue;
+            }
+            let severity = match setting {
+                Some(Some(severity)) => severity,
+                _ => profiles
+                    .iter()
+                    .map(|profile| profile.profile().severity_of(rule.name, rule.severity))
+                    .max()
+                    .unwrap_or(rule.severity),
+            };
+            diagnostics.push(Diagnostic {
+                code: (*code).to_string(),
+                rule: rule.name.to_string(),
+                severity,
+                message: finding.message,
+                range: finding.range,
+                span: context.lines.span(context.source, finding.range),
+                profiles,
+                fix: finding.fix,
+            });
+        }
+    }
+    let verdicts = verdict::verdicts(&context, &diagnostics);
+    let mut diagnostics = apply_suppressions(&context, diagnostics, options);
+    diagnostics.sort_by(|left, right| {
+        (left.range.start, left.range.end, &left.code).cmp(&(
+            right.range.start,
+            right.range.end,
+            &right.code,
+        ))
+    });
+    FileReport {
+        path: file.display_path.clone(),
+        diagnostics,
+        verdicts,
+    }
+}
+
+/// One `# skillforge: ignore[…]` comment.
+#[derive(Debug, Clone)]
+struct Suppression {
+    codes: Vec<(String, TextRange)>,
+    /// The whole comment line, for removing it when none of its codes is used.
+    line: TextRange,
+    comment_only_line: bool,
+}
+
+const MARKER: &str = "# skillforge: ignore[";
+
+fn suppressions(context: &SkillContext<'_>) -> Vec<Suppression> {
+    let Ok(layout) = &context.layout else {
+        return Vec::new();
+    };
+    let first = context.lines.line_of(layout.yaml.start());
+    let last = context.lines.line_of(layout.close.start());
+    let mut found = Vec::new();
+    for line in first..last {
+        let range = context.lines.line_range(context.source, line);
+        let text = range.slice(context.source);
+        let Some(at) = text.find(MARKER) else {
+            continue;
+        };
+        let list_start = at + MARKER.len();
+        let Some(close) = text[list_start..].find(']') else {
+            continue;
+        };
+        let mut codes = Vec::new();
+        let mut offset = list_start;
+        for part in text[list_start..list_start + close].split(',') {
+            let trimmed = part.trim();
+            let lead = part.len() - part.trim_start().len();
+            let start = range.start() + offset + lead;
+            if !trimmed.is_empty() {
+                codes.push((
+                    trimmed.to_string(),
+                    TextRange::new(start, start + trimmed.len()),
+                ));
+            }
+            offset += part.len() + 1;
+        }
+        let full_line = TextRange::new(
+            range.start(),
+            context
+                .lines
+                .line_start(line + 1)
+                .unwrap_or(context.source.len()),
+        );
+        found.push(Suppression {
+            codes,
+            line: full_line,
+            comment_only_line: text.trim_start().starts_with('#'),
+        });
+    }
+    found
+}
+
+fn apply_suppressions(
+    context: &SkillContext<'_>,
+    diagnostics: Vec<Diagnostic>,
+    options: &LintOptions,
+) -> Vec<Diagnostic> {
+    let comments = suppressions(context);
+    if comments.is_empty() {
+        return diagnostics;
+    }
+    let mut used: HashMap<String, bool> = HashMap::new();
+    let mut kept = Vec::with_capacity(diagnostics.len());
+    for diagnostic in diagnostics {
+        let silenced = comments.iter().any(|comment| {
+            comment
+                .codes
+                .iter()
+                .any(|(code, _)| code.eq_ignore_ascii_case(&diagnostic.code))
+        });
+        if silenced {
+            used.insert(diagnostic.code.to_ascii_uppercase(), true);
+        } else {
+            kept.push(diagnostic);
+        }
+    }
+    let Some((code, rule)) = CODES
+        .iter()
+        .find(|(_, rule)| rule.name == "unused-ignore-comment")
+    else {
+        return kept;
+    };
+    if options.config.rule_setting(code, rule.name) == Some(None) {
+        return kept;
+    }
+    let profiles: Vec<ProfileId> = options.profiles.clone();
+    for comment in &comments {
+        let unused: Vec<&(String, TextRange)> = comment
+            .codes
+            .iter()
+            .filter(|(code, _)| !used.contains_key(&code.to_ascii_uppercase()))
+            .collect();
+        for (unused_code, range) in &unused {
+            let known = CODES
+                .iter()
+                .any(|(known, _)| known.eq_ignore_ascii_case(unused_code));
+            let message = if known {
+                format!("`{unused_code}` is ignored here but reports nothing in this file")
+            } else {
+                format!("`{unused_code}` is not a Skillforge rule code")
+            };
+            let fix = if unused.len() == comment.codes.len() && comment.comment_only_line {
+                Some(Fix {
+                    title: "Remove the ignore comment".to_string(),
+                    edits: vec![TextEdit {
+                        range: comment.line,
+                        replacement: String::new(),
+                    }],
+                    applicability: Applicability::Safe,
+                })
+            } else {
+                None
+            };
+            kept.push(Diagnostic {
+                code: (*code).to_string(),
+                rule: rule.name.to_string(),
+                severity: Severity::Warning,
+                message,
+                range: *range,
+                span: context.lines.span(context.source, *range),
+                profiles: profiles.clone(),
+                fix,
+            });
+            // One fix removes the whole line; offering it once keeps the edits from overlapping.
+            if unused.len() == comment.codes.len() {
+                break;
+            }
+        }
+    }
+    kept
+}
+
+/// Finds the SKILL.md files under the given paths, reads them and fills in their placement facts.
+///
+/// A path may be a SKILL.md, a skill folder, or any folder; folders are searched recursively (hidden
+/// folders, `node_modules` and `target` skipped, symbolic links reported but not entered).
+pub fn collect(paths: &[PathBuf], config: &Config) -> Result<Vec<SkillFile>, CollectError> {
+    let mut found: Vec<(PathBuf, bool, bool)> = Vec::new();
+    for path in paths {
+        let metadata = std::fs::metadata(path).map_err(|source| CollectError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let before = found.len();
+        if metadata.is_file() {
+            let link = is_symlink(path);
+            found.push((path.clone(), false, link));
+        } else {
+            walk(path, 0, is_symlink(path), &mut found).map_err(|source| CollectError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
+        }
+        if found.len() == before {
+            return Err(CollectError::NoSkills {
+                path: path.display().to_string(),
+            });
+        }
+    }
+    let mut files = Vec::new();
+    for (path, symlinked_dir, symlinked_file) in found {
+        let display = path.display().to_string();
+        if config.is_ignored(&path) {
+            continue;
+        }
+        let size = std::fs::metadata(&path)
+            .map(|metadata| metadata.len())
+            .unwrap_or(0);
+        if size > MAX_FILE_BYTES {
+            return Err(CollectError::TooLarge { path: display });
+        }
+        let bytes = std::fs::read(&path).map_err(|source| CollectError::Io {
+            path: display.clone(),
+            source,
+        })?;
+        let mut file = SkillFile::from_bytes(path, display, bytes);
+        file.placement.symlinked_dir = symlinked_dir;
+        file.placement.symlinked_file = symlinked_file;
+        files.push(file);
+    }
+    place(&mut files);
+    Ok(files)
+}
+
+fn is_symlink(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink())
+}
+
+fn walk(
+    dir: &Path,
+    depth: usize,
+    via_link: bool,
+    found: &mut Vec<(PathBuf, bool, bool)>,
+) -> std::io::Result<()> {
+    let skill = dir.join("SKILL.md");
+    if std::fs::symlink_metadata(&skill).is_ok() {
+        found.push((skill.clone(), via_link, is_symlink(&skill)));
+    }
+    if depth >= MAX_DEPTH || via_link {
+        return Ok(());
+    }
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).collect();
+    entries.sort_by_key(|entry| entry.file_name());
+    for entry in entries {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.')
+            || name == "node_modules"
+            || name == "target"
+            || name == "__pycache__"
+        {
+            continue;
+        }
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let path = entry.path();
+        if kind.is_dir() {
+            walk(&path, depth + 1, false, found)?;
+        } else if kind.is_symlink() && path.is_dir() {
+            // Report the linked skill, but never recurse through links: that is how cycles start.
+            walk(&path, depth + 1, true, found)?;
+        }
+    }
+    Ok(())
+}
+
+/// Fills in nesting and duplicate-name facts, in discovery order (which is sorted by path).
+pub fn place(files: &mut [SkillFile]) {
+    let dirs: Vec<PathBuf> = files.iter().map(|file| file.dir().to_path_buf()).collect();
+    let names: Vec<Option<String>> = files.iter().map(declared_name).collect();
+    let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (index, name) in names.iter().enumerate() {
+        if let Some(name) = name {
+            by_name.entry(name.clone()).or_default().push(index);
+        }
+    }
+    for (index, file) in files.iter_mut().enumerate() {
+        let dir = &dirs[index];
+        file.placement.nested_in = dirs
+            .iter()
+            .filter(|other| *other != dir && dir.starts_with(other))
+            .max_by_key(|other| other.as_os_str().len())
+            .map(|other| other.display().to_string());
+        file.placement.first_of_its_name = true;
+        if let Some(name) = &names[index] {
+            let same = by_name.get(name).map(Vec::as_slice).unwrap_or(&[]);
+            file.placement.first_of_its_name = same.first() == Some(&index);
+            file.placement.same_name_elsewhere = same
+                .iter()
+                .filter(|other| **other != index)
+                .map(|other| files_display(&dirs, *other))
+                .collect();
+        }
+    }
+}
+
+fn files_display(dirs: &[PathBuf], index: usize) -> String {
+    dirs.get(index)
+        .map(|dir| dir.join("SKILL.md").display().to_string())
+        .unwrap_or_default()
+}
+
+/// The name a skill declares: the YAML `name`, else the folder name (what nagents and Codex use).
+fn declared_name(file: &SkillFile) -> Option<String> {
+    let layout = crate::frontmatter::yaml::layout(&file.source).ok()?;
+    let parsed = crate::frontmatter::yaml::parse(&file.source, layout.yaml)
+        .ok()
+        .flatten();
+    let name = parsed
+        .as_ref()
+        .and_then(|root| root.get("name"))
+        .and_then(|entry| {
+            entry
+                .value
+                .as_scalar()
+                .map(|(text, _)| text.trim().to_string())
+        });
+    match name {
+        Some(name) if !name.is_empty() => Some(name),
+        _ => Some(file.dir_name.clone()).filter(|name| !name.is_empty()),
+    }
+}
+
+/// Lints every file with the real filesystem as link target probe.
+pub fn lint_files(files: &[SkillFile], options: &LintOptions) -> Vec<FileReport> {
+    files
+        .iter()
+        .map(|file| lint_file(file, options, &RealFiles))
+        .collect()
+}
