@@ -529,13 +529,15 @@ fn read_skill_file(directory: impl AsFd, name: &CStr) -> Result<String, String> 
     if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
         return Err("SKILL.md must be a regular file".to_string());
     }
+    // One byte more than the size fstat reports, so that a whole file arrives in one read and
+    // a short read (which for a regular file means end of file) ends the loop without another
+    // system call. The size is only a hint: a file that grows while read is read on.
     let expected = usize::try_from(stat.st_size)
         .unwrap_or(0)
-        .min(MAX_FILE_BYTES + 1);
-    let mut content = vec![0_u8; expected.clamp(1, MAX_FILE_BYTES + 1)];
+        .saturating_add(1)
+        .clamp(1, MAX_FILE_BYTES + 1);
+    let mut content = vec![0_u8; expected];
     let mut filled = 0;
-    // Read until end of file or one byte past the cap; the size from fstat is only a hint, as
-    // the file may grow or shrink while it is read.
     loop {
         if filled == content.len() {
             if content.len() > MAX_FILE_BYTES {
@@ -544,9 +546,15 @@ fn read_skill_file(directory: impl AsFd, name: &CStr) -> Result<String, String> 
             let grown = (content.len() * 2).clamp(8192, MAX_FILE_BYTES + 1);
             content.resize(grown, 0);
         }
+        let wanted = content.len() - filled;
         match rustix::io::read(&file, &mut content[filled..]) {
             Ok(0) => break,
-            Ok(count) => filled += count,
+            Ok(count) => {
+                filled += count;
+                if count < wanted {
+                    break;
+                }
+            }
             Err(Errno::INTR) => continue,
             Err(errno) => return Err(python::os_error(errno.raw_os_error(), None)),
         }

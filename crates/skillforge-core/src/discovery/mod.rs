@@ -86,3 +86,6 @@ pub trait SkillSource: Send + Sync {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Discovery and manifest speed on a synthetic tree (5,000 skills, 20,000 bundled files).
+# Prints figures from one run; nothing here asserts wall-clock time.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$repo/.venv-peers"
+if [[ ! -x "$venv/bin/python" ]]; then
+    echo "bench: $venv is missing; run tests/fidelity/run.sh once to install the peers" >&2
+    exit 2
+fi
+
+tree="$(mktemp -d "${TMPDIR:-/tmp}/skillforge-bench.XXXXXX")"
+trap 'rm -rf "$tree"' EXIT
+"$venv/bin/python" "$repo/bench/generate.py" "$tree/skills" 5000
+
+(cd "$repo" && cargo build --quiet --release -p skillforge-cli --example bench_discovery)
+figures="$("$repo/target/release/examples/bench_discovery" "$tree/skills")"
+read -r nagents_seconds nagents_skills < <("$venv/bin/python" "$repo/bench/nagents_discover.py" "$tree/skills")
+
+value() { awk -v key="$1" '$1 == key { print $2 }' <<<"$figures"; }
+engine="$(value engine_seconds)"
+find_time="$(value find_seconds)"
+manifest="$(value manifest_seconds)"
+awk -v engine="$engine" -v find="$find_time" -v nagents="$nagents_seconds" -v manifest="$manifest" \
+    -v skills="$(value skills)" -v nagents_skills="$nagents_skills" -v files="$(find "$tree/skills" -type f | wc -l)" 'BEGIN {
+    printf "tree: %d skills (nagents found %d), %d files\n", skills, nagents_skills, files
+    printf "engine discovery: %.1f ms; find -name SKILL.md: %.1f ms; nagents: %.1f ms\n", engine * 1000, find * 1000, nagents * 1000
+    printf "engine / find:    %.2f  (goal <= 1.5)\n", engine / find
+    printf "nagents / engine: %.1f  (goal >= 20)\n", nagents / engine
+    printf "manifest render of %d skills: %.3f ms  (goal < 2 ms)\n", skills, manifest * 1000
+}'

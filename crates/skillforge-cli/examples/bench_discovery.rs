@@ -1,0 +1,56 @@
+//! Discovery and manifest timings on one tree, for `bench/run.sh`.
+//!
+//! Usage: bench_discovery ROOT. Prints `key seconds` lines: the best of several warm runs of the
+//! engine's walk and of `find ROOT -name SKILL.md`, and the mean manifest render time.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use skillforge_core::catalog::{partition, render_skill_manifest};
+use skillforge_core::discovery::{DirectoryOptions, DirectorySource};
+
+const RUNS: usize = 5;
+
+fn best(mut run: impl FnMut()) -> Duration {
+    (0..RUNS)
+        .map(|_| {
+            let start = Instant::now();
+            run();
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let root = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .ok_or("usage: bench_discovery ROOT")?,
+    );
+    let source = DirectorySource::new([&root], DirectoryOptions::new(10_000_000, 16)?);
+    let mut found = 0;
+    let engine = best(|| found = source.walk().found.len());
+    let find = best(|| {
+        let _ = Command::new("find")
+            .arg(&root)
+            .args(["-name", "SKILL.md"])
+            .stdout(Stdio::null())
+            .status();
+    });
+    let skills = partition(source.walk().found).skills;
+    let renders = 200;
+    let start = Instant::now();
+    let mut bytes = 0;
+    for _ in 0..renders {
+        bytes += render_skill_manifest(&skills).len();
+    }
+    let manifest = start.elapsed() / renders;
+    println!("skills {found}");
+    println!("engine_seconds {:.6}", engine.as_secs_f64());
+    println!("find_seconds {:.6}", find.as_secs_f64());
+    println!("manifest_seconds {:.9}", manifest.as_secs_f64());
+    println!("manifest_bytes {}", bytes / renders as usize);
+    Ok(())
+}
