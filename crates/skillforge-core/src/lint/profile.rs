@@ -216,7 +216,8 @@ pub static PROFILES: [Profile; 8] = [
             body_lines: Some(500),
             ..NO_LIMITS
         },
-        severity_overrides: &[],
+        // 10xGraph loads the first of two same-named skills and warns about the other.
+        severity_overrides: &[("duplicate-skill-name", Severity::Warning)],
         facts: &[
             "`split_frontmatter` strips a BOM and needs `---` on line 1 (`tenxgraph/core/skills/loader.py`).",
             "`parse_frontmatter_yaml` retries once with top-level plain values containing `: ` quoted.",
@@ -235,7 +236,7 @@ pub static PROFILES: [Profile; 8] = [
             listing_chars: Some(1536),
             ..NO_LIMITS
         },
-        severity_overrides: &[("yaml-invalid", Severity::Warning)],
+        severity_overrides: &[("yaml-invalid", Severity::Warning), ("duplicate-skill-name", Severity::Warning)],
         facts: &[
             "Extension fields: when_to_use, argument-hint, arguments, disable-model-invocation, user-invocable, \
              allowed-tools (string or list), disallowed-tools, model, effort, context, agent, hooks, paths, shell.",
@@ -272,7 +273,7 @@ pub static PROFILES: [Profile; 8] = [
             description_chars: Some(1024),
             ..NO_LIMITS
         },
-        severity_overrides: &[],
+        severity_overrides: &[("duplicate-skill-name", Severity::Warning)],
         facts: &[
             "Skills come from `.agents/skills` up the tree, `.codex/skills` and `~/.agents/skills`; hidden entries \
              are skipped, depth at most 6.",

@@ -38,11 +38,14 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
                 "another skill with this name is at {other}; nagents refuses the whole catalog"
             ),
         )
-        .for_profiles(vec![
-            ProfileId::Nagents,
-            ProfileId::Codex,
-            ProfileId::ClaudeCode,
-        ]),
+        .for_profiles(vec![ProfileId::Nagents]),
+    );
+    findings.push(
+        Finding::new(
+            range,
+            format!("another skill with this name is at {other}; only one of them is offered"),
+        )
+        .for_profiles(vec![ProfileId::Codex, ProfileId::ClaudeCode]),
     );
     if !placement.first_of_its_name {
         findings.push(
