@@ -15,7 +15,7 @@ trap 'rm -rf "$tree"' EXIT
 "$venv/bin/python" "$repo/bench/generate.py" "$tree/skills" 5000
 
 (cd "$repo" && cargo build --quiet --release -p skillforge-cli --example bench_discovery)
-figures="$("$repo/target/release/examples/bench_discovery" "$tree/skills")"
+figures="$("${CARGO_TARGET_DIR:-$repo/target}/release/examples/bench_discovery" "$tree/skills")"
 read -r nagents_seconds nagents_skills < <("$venv/bin/python" "$repo/bench/nagents_discover.py" "$tree/skills")
 
 value() { awk -v key="$1" '$1 == key { print $2 }' <<<"$figures"; }

@@ -38,5 +38,5 @@ fi
 (cd "$repo" && cargo build --quiet -p skillforge-cli)
 
 exec "$venv/bin/python" "$repo/tests/fidelity/test_nagents.py" \
-    --binary "${SKILLFORGE_BIN:-$repo/target/debug/skillforge}" \
+    --binary "${SKILLFORGE_BIN:-${CARGO_TARGET_DIR:-$repo/target}/debug/skillforge}" \
     --fixtures "$repo/tests/fixtures" "$@"
