@@ -51,8 +51,11 @@ export async function waitFor(browser, description, read, accept) {
     );
   } catch (error) {
     const shown = await visibleText(browser).catch(() => "(window text unavailable)");
+    const slug = description.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "").toLowerCase();
+    const picture = await screenshot(browser, `timeout-${slug}`).catch(() => "(no screenshot)");
     throw new Error(
-      `timed out waiting for ${description}\nlast value: ${JSON.stringify(last)}\nwindow text:\n${shown}\n(${error.message})`,
+      `timed out waiting for ${description}\nlast value: ${JSON.stringify(last)}\nwindow text:\n${shown}\n` +
+        `screenshot: ${picture}\n(${error.message})`,
     );
   }
   return last;

@@ -50,6 +50,13 @@ describe("a workspace that cannot be opened", { timeout: 120_000 }, () => {
           (text) => text === "Builtin skills",
         );
         assert.equal(await error.isExisting(), false);
+        await waitFor(
+          browser,
+          "the builtin skills listed",
+          async () => (await browser.$$('[data-testid="skill-item"]')).length,
+          (count) => count > 0,
+        );
+        await screenshot(browser, `${testCase.screenshot}-then-builtin`);
       } finally {
         await quit(browser);
       }
