@@ -3,6 +3,8 @@
 mod catalog;
 mod load;
 mod manifest;
+mod simulate;
+mod triggers;
 
 use clap::Subcommand;
 
@@ -14,6 +16,10 @@ pub enum Command {
     Manifest(manifest::Args),
     /// Print a skill's text within a token budget, as nagents' skill(name) tool returns it.
     Load(load::Args),
+    /// Show the requests a client would send a model for a message, with a mock model answering.
+    Simulate(simulate::Args),
+    /// Check how eval queries route to skills: ranking, precision/recall, competing descriptions.
+    Triggers(triggers::Args),
 }
 
 /// Runs one subcommand and returns its exit code; `Err` is an I/O or usage failure (exit 2).
@@ -22,5 +28,7 @@ pub fn run(command: Command) -> anyhow::Result<u8> {
         Command::Catalog(args) => catalog::run(args),
         Command::Manifest(args) => manifest::run(args),
         Command::Load(args) => load::run(args),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Triggers(args) => triggers::run(args),
     }
 }
