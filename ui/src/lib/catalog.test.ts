@@ -30,6 +30,10 @@ describe("errorTitle", () => {
     expect(errorTitle("not_found")).toBe("Folder not found");
     expect(errorTitle("not_a_directory")).toBe("Not a folder");
     expect(errorTitle("unreadable")).toBe("Folder cannot be read");
+    expect(errorTitle("outside_workspace")).toBe("Outside the workspace");
+    expect(errorTitle("not_editable")).toBe("File cannot be edited");
+    expect(errorTitle("changed_on_disk")).toBe("Changed on disk");
+    expect(errorTitle("already_exists")).toBe("Already exists");
     expect(errorTitle("internal")).toBe("Something went wrong");
   });
 });

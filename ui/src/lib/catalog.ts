@@ -39,10 +39,15 @@ export function catalogNotices(report: CatalogReport): Notice[] {
   return notices;
 }
 
+// Exhaustive on purpose: a new code from the backend fails svelte-check until it has a title here.
 const ERROR_TITLES: Record<ErrorCode, string> = {
   not_found: "Folder not found",
   not_a_directory: "Not a folder",
   unreadable: "Folder cannot be read",
+  outside_workspace: "Outside the workspace",
+  not_editable: "File cannot be edited",
+  changed_on_disk: "Changed on disk",
+  already_exists: "Already exists",
   internal: "Something went wrong",
 };
 
