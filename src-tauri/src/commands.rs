@@ -3,11 +3,14 @@
 use std::path::PathBuf;
 
 use serde::Serialize;
+use skillforge_core::files::{Fingerprint, Roots, SaveGuard, TextFile};
 use skillforge_core::workspace::{self, CatalogReport};
-use tauri::State;
+use tauri::{AppHandle, State};
 
 use crate::error::AppError;
-use crate::state::AppState;
+use crate::events::{EventSink, WindowSink, WorkspaceEvent};
+use crate::state::{AppState, Session};
+use crate::watcher::WorkspaceWatcher;
 
 /// A workspace as the UI shows it.
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -24,25 +27,32 @@ pub struct WorkspaceView {
 /// The workspace the app was started with: `--workspace`, `SKILLFORGE_WORKSPACE`, or the builtin skills.
 #[tauri::command]
 #[specta::specta]
-pub async fn initial_workspace(state: State<'_, AppState>) -> Result<WorkspaceView, AppError> {
+pub async fn initial_workspace(
+    app: AppHandle,
+    state: State<'_, AppState>,
+) -> Result<WorkspaceView, AppError> {
     match state.launch_workspace.clone() {
-        Some(path) => open(path).await,
-        None => Ok(builtin_view()),
+        Some(path) => open(app, &state, path).await,
+        None => Ok(builtin_view(&state)),
     }
 }
 
 /// Opens a folder of skills.
 #[tauri::command]
 #[specta::specta]
-pub async fn open_workspace(path: String) -> Result<WorkspaceView, AppError> {
-    open(PathBuf::from(path)).await
+pub async fn open_workspace(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    path: String,
+) -> Result<WorkspaceView, AppError> {
+    open(app, &state, PathBuf::from(path)).await
 }
 
 /// Shows the builtin skills that ship inside Skillforge.
 #[tauri::command]
 #[specta::specta]
-pub async fn builtin_workspace() -> Result<WorkspaceView, AppError> {
-    Ok(builtin_view())
+pub async fn builtin_workspace(state: State<'_, AppState>) -> Result<WorkspaceView, AppError> {
+    Ok(builtin_view(&state))
 }
 
 /// Asks the user for a folder; `None` when the dialog is cancelled.
@@ -57,18 +67,79 @@ pub async fn pick_workspace_folder(window: tauri::Window) -> Result<Option<Strin
     Ok(picked.map(|handle| handle.path().display().to_string()))
 }
 
-async fn open(path: PathBuf) -> Result<WorkspaceView, AppError> {
-    // Discovery walks the file system: keep it off the async runtime's worker threads.
-    tauri::async_runtime::spawn_blocking(move || {
-        let root = workspace::check_root(&path)?;
-        let report = workspace::scan(std::slice::from_ref(&root))?;
-        let label = root.file_name().map_or_else(|| root.display().to_string(), |name| name.to_string_lossy().into_owned());
-        Ok(WorkspaceView { root: Some(root.display().to_string()), label, read_only: false, report })
-    })
-    .await
-    .map_err(|error| AppError::internal(format!("workspace scan stopped unexpectedly: {error}")))?
+/// Reads a text file inside the open workspace, exactly as it is on disk.
+#[tauri::command]
+#[specta::specta]
+pub async fn read_file(state: State<'_, AppState>, path: String) -> Result<TextFile, AppError> {
+    let roots = state.roots();
+    blocking(move || Ok(roots.read_text(&PathBuf::from(path))?)).await
 }
 
-fn builtin_view() -> WorkspaceView {
-    WorkspaceView { root: None, label: "Builtin skills".into(), read_only: true, report: workspace::scan_builtin() }
+/// Saves a file inside the open workspace atomically; `guard` says what it may replace.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_file(
+    state: State<'_, AppState>,
+    path: String,
+    text: String,
+    guard: SaveGuard,
+) -> Result<Fingerprint, AppError> {
+    let roots = state.roots();
+    blocking(move || Ok(roots.write_text(&PathBuf::from(path), &text, &guard)?)).await
+}
+
+/// Runs file-system work off the async runtime's worker threads.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, AppError> + Send + 'static,
+) -> Result<T, AppError> {
+    tauri::async_runtime::spawn_blocking(work)
+        .await
+        .map_err(|error| {
+            AppError::internal(format!("background work stopped unexpectedly: {error}"))
+        })?
+}
+
+async fn open(app: AppHandle, state: &AppState, path: PathBuf) -> Result<WorkspaceView, AppError> {
+    let (root, report) = blocking(move || {
+        let root = workspace::check_root(&path)?;
+        let report = workspace::scan(std::slice::from_ref(&root))?;
+        Ok((root, report))
+    })
+    .await?;
+    let sink = WindowSink(app);
+    let roots = vec![root.clone()];
+    let watcher = match WorkspaceWatcher::start(&roots, WindowSink(sink.0.clone())) {
+        Ok(watcher) => Some(watcher),
+        Err(error) => {
+            // The workspace still works without live updates; say so instead of failing the open.
+            sink.workspace(WorkspaceEvent::WatchFailed {
+                message: format!("{}: {error}", root.display()),
+            });
+            None
+        }
+    };
+    state.replace_session(Session {
+        roots: Roots::new(roots),
+        watcher,
+    });
+    let label = root.file_name().map_or_else(
+        || root.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    Ok(WorkspaceView {
+        root: Some(root.display().to_string()),
+        label,
+        read_only: false,
+        report,
+    })
+}
+
+fn builtin_view(state: &AppState) -> WorkspaceView {
+    state.replace_session(Session::default());
+    WorkspaceView {
+        root: None,
+        label: "Builtin skills".into(),
+        read_only: true,
+        report: workspace::scan_builtin(),
+    }
 }

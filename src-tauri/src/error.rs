@@ -11,8 +11,16 @@ pub enum ErrorCode {
     NotFound,
     /// The path is a file where a folder was expected.
     NotADirectory,
-    /// The path exists but cannot be read.
+    /// The path exists but cannot be read or written.
     Unreadable,
+    /// The path lies outside the open workspace, or reaches it through a symbolic link.
+    OutsideWorkspace,
+    /// The file is binary, too large or not a regular file.
+    NotEditable,
+    /// The file changed on disk since it was read; the save was refused so neither version is lost.
+    ChangedOnDisk,
+    /// A new file would replace an existing one.
+    AlreadyExists,
     /// Something failed inside the app itself.
     Internal,
 }
@@ -27,7 +35,10 @@ pub struct AppError {
 
 impl AppError {
     pub fn internal(message: impl Into<String>) -> Self {
-        Self { code: ErrorCode::Internal, message: message.into() }
+        Self {
+            code: ErrorCode::Internal,
+            message: message.into(),
+        }
     }
 }
 
@@ -38,6 +49,31 @@ impl From<WorkspaceError> for AppError {
             WorkspaceError::NotADirectory(_) => ErrorCode::NotADirectory,
             WorkspaceError::Unreadable { .. } => ErrorCode::Unreadable,
         };
-        Self { code, message: error.to_string() }
+        Self {
+            code,
+            message: error.to_string(),
+        }
+    }
+}
+
+impl From<skillforge_core::files::FileError> for AppError {
+    fn from(error: skillforge_core::files::FileError) -> Self {
+        use skillforge_core::files::FileError;
+        let code = match &error {
+            FileError::OutsideRoots(_) | FileError::NotNormal(_) | FileError::Symlink { .. } => {
+                ErrorCode::OutsideWorkspace
+            }
+            FileError::NotFound(_) => ErrorCode::NotFound,
+            FileError::NotAFile(_) | FileError::TooLarge { .. } | FileError::NotUtf8 { .. } => {
+                ErrorCode::NotEditable
+            }
+            FileError::ChangedOnDisk(_) => ErrorCode::ChangedOnDisk,
+            FileError::AlreadyExists(_) => ErrorCode::AlreadyExists,
+            FileError::Io { .. } => ErrorCode::Unreadable,
+        };
+        Self {
+            code,
+            message: error.to_string(),
+        }
     }
 }

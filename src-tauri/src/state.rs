@@ -1,10 +1,48 @@
 //! State shared by the commands.
 
 use std::path::PathBuf;
+use std::sync::Mutex;
+
+use skillforge_core::files::Roots;
+
+use crate::watcher::WorkspaceWatcher;
 
 /// What the app holds between commands.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct AppState {
     /// The workspace named on the command line or in `SKILLFORGE_WORKSPACE`.
     pub launch_workspace: Option<PathBuf>,
+    /// The folders open now; every file the UI reads or writes must lie inside them.
+    pub session: Mutex<Session>,
+}
+
+/// The open workspace: its roots and the watcher that keeps the UI current.
+#[derive(Default)]
+pub struct Session {
+    pub roots: Roots,
+    pub watcher: Option<WorkspaceWatcher>,
+}
+
+impl AppState {
+    pub fn new(launch_workspace: Option<PathBuf>) -> Self {
+        Self {
+            launch_workspace,
+            session: Mutex::default(),
+        }
+    }
+
+    /// The roots open now (a copy, so no lock is held while the file system is touched).
+    pub fn roots(&self) -> Roots {
+        self.session
+            .lock()
+            .map(|session| session.roots.clone())
+            .unwrap_or_default()
+    }
+
+    /// Replaces the open workspace; the previous watcher stops when dropped.
+    pub fn replace_session(&self, session: Session) {
+        if let Ok(mut current) = self.session.lock() {
+            *current = session;
+        }
+    }
 }

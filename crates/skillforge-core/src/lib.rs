@@ -10,6 +10,7 @@ pub mod budget;
 pub mod builtin;
 pub mod catalog;
 pub mod discovery;
+pub mod files;
 pub mod frontmatter;
 pub mod lint;
 pub mod python;

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use std::collections::HashSet;
 
@@ -29,7 +29,10 @@ pub enum WorkspaceError {
 
 /// Everything discovery found, including what a strict client would refuse, so one bad skill
 /// never blanks the author's view.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Only serialized: a report flows out to the UI and the CLI's JSON, never back in, and one
+/// direction keeps the generated TypeScript to a single type.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CatalogReport {
     /// The skills in catalog (name) order.
@@ -41,7 +44,6 @@ pub struct CatalogReport {
     /// Skills whose name an earlier skill of the same source already uses.
     pub duplicates: Vec<Skill>,
     /// Builtin skills hidden by a workspace skill of the same name (the first source wins).
-    #[serde(default)]
     pub shadowed: Vec<Skill>,
 }
 

@@ -8,11 +8,11 @@ import * as __TAURI_EVENT from "@tauri-apps/api/event";
 /** Commands */
 export const commands = {
 	/**  The workspace the app was started with: `--workspace`, `SKILLFORGE_WORKSPACE`, or the builtin skills. */
-	initialWorkspace: () => typedError<WorkspaceView_Serialize, AppError>(__TAURI_INVOKE("initial_workspace")),
+	initialWorkspace: () => typedError<WorkspaceView, AppError>(__TAURI_INVOKE("initial_workspace")),
 	/**  Opens a folder of skills. */
-	openWorkspace: (path: string) => typedError<WorkspaceView_Serialize, AppError>(__TAURI_INVOKE("open_workspace", { path })),
+	openWorkspace: (path: string) => typedError<WorkspaceView, AppError>(__TAURI_INVOKE("open_workspace", { path })),
 	/**  Shows the builtin skills that ship inside Skillforge. */
-	builtinWorkspace: () => typedError<WorkspaceView_Serialize, AppError>(__TAURI_INVOKE("builtin_workspace")),
+	builtinWorkspace: () => typedError<WorkspaceView, AppError>(__TAURI_INVOKE("builtin_workspace")),
 	/**  Asks the user for a folder; `None` when the dialog is cancelled. */
 	pickWorkspaceFolder: () => typedError<string | null, AppError>(__TAURI_INVOKE("pick_workspace_folder")),
 	/**  Reads a text file inside the open workspace, exactly as it is on disk. */
@@ -36,31 +36,11 @@ export type AppError = {
 /**
  *  Everything discovery found, including what a strict client would refuse, so one bad skill
  *  never blanks the author's view.
+ * 
+ *  Only serialized: a report flows out to the UI and the CLI's JSON, never back in, and one
+ *  direction keeps the generated TypeScript to a single type.
  */
-export type CatalogReport = CatalogReport_Serialize | CatalogReport_Deserialize;
-
-/**
- *  Everything discovery found, including what a strict client would refuse, so one bad skill
- *  never blanks the author's view.
- */
-export type CatalogReport_Deserialize = {
-	/**  The skills in catalog (name) order. */
-	skills: Skill[],
-	/**  Bounded discovery diagnostics, as the client reports them. */
-	diagnostics: string[],
-	/**  The message with which the client would fail the whole catalog, if it would. */
-	error?: string | null,
-	/**  Skills whose name an earlier skill of the same source already uses. */
-	duplicates: Skill[],
-	/**  Builtin skills hidden by a workspace skill of the same name (the first source wins). */
-	shadowed?: Skill[],
-};
-
-/**
- *  Everything discovery found, including what a strict client would refuse, so one bad skill
- *  never blanks the author's view.
- */
-export type CatalogReport_Serialize = {
+export type CatalogReport = {
 	/**  The skills in catalog (name) order. */
 	skills: Skill[],
 	/**  Bounded discovery diagnostics, as the client reports them. */
@@ -126,28 +106,14 @@ export type WorkspaceEvent =
 { kind: "watch_failed"; message: string };
 
 /**  A workspace as the UI shows it. */
-export type WorkspaceView = WorkspaceView_Serialize | WorkspaceView_Deserialize;
-
-/**  A workspace as the UI shows it. */
-export type WorkspaceView_Deserialize = {
-	/**  The opened folder, absolute; `None` for the builtin skills. */
-	root?: string | null,
-	/**  A short name for the title bar and the tree. */
-	label: string,
-	/**  Whether the skills can be edited in place (the builtin skills cannot). */
-	read_only: boolean,
-	report: CatalogReport_Deserialize,
-};
-
-/**  A workspace as the UI shows it. */
-export type WorkspaceView_Serialize = {
+export type WorkspaceView = {
 	/**  The opened folder, absolute; `None` for the builtin skills. */
 	root: string | null,
 	/**  A short name for the title bar and the tree. */
 	label: string,
 	/**  Whether the skills can be edited in place (the builtin skills cannot). */
 	read_only: boolean,
-	report: CatalogReport_Serialize,
+	report: CatalogReport,
 };
 
 /* Tauri Specta runtime */
