@@ -23,7 +23,7 @@ test: deps ui
 
 deps:
 	scripts/install-system-deps.sh build
-	scripts/ensure-node.sh ui
+	scripts/ensure-node.sh ui tests/e2e
 
 ## ui: the front end, built into ui/dist (the app embeds it at compile time)
 ui: deps
