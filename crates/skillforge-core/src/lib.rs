@@ -13,6 +13,7 @@ pub mod discovery;
 pub mod files;
 pub mod frontmatter;
 pub mod lint;
+pub mod preview;
 pub mod python;
 pub mod skill;
 pub mod text;
