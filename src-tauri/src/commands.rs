@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use serde::Serialize;
+use skillforge_core::builtin;
 use skillforge_core::files::{Fingerprint, Roots, SaveGuard, TextFile};
+use skillforge_core::preview::{self, Preview};
 use skillforge_core::workspace::{self, CatalogReport};
 use tauri::{AppHandle, State};
 
@@ -71,8 +73,83 @@ pub async fn pick_workspace_folder(window: tauri::Window) -> Result<Option<Strin
 #[tauri::command]
 #[specta::specta]
 pub async fn read_file(state: State<'_, AppState>, path: String) -> Result<TextFile, AppError> {
+    if path.starts_with(builtin::LOCATION_PREFIX) {
+        let text = builtin::file_text(&path)
+            .ok_or_else(|| AppError::not_found(format!("{path}: no such builtin file")))?;
+        let fingerprint = Fingerprint::of(text.as_bytes());
+        return Ok(TextFile {
+            text: text.to_string(),
+            fingerprint,
+        });
+    }
     let roots = state.roots();
     blocking(move || Ok(roots.read_text(&PathBuf::from(path))?)).await
+}
+
+/// Renders the body of a SKILL.md (given as the editor's current text) for the preview pane;
+/// links are checked against the skill's folder.
+#[tauri::command]
+#[specta::specta]
+pub async fn render_preview(
+    state: State<'_, AppState>,
+    path: String,
+    text: String,
+) -> Result<Preview, AppError> {
+    if path.starts_with(builtin::LOCATION_PREFIX) {
+        let folder = path.strip_suffix("SKILL.md").unwrap_or(&path).to_string();
+        return Ok(preview::render(&text, &BuiltinFolder(folder)));
+    }
+    let path = PathBuf::from(path);
+    if !state.roots().contains(&path) {
+        return Err(AppError::outside_workspace(&path));
+    }
+    blocking(move || {
+        let folder = path.parent().unwrap_or(&path);
+        Ok(preview::render(&text, &preview::SkillFolder(folder)))
+    })
+    .await
+}
+
+/// Opens a web or mail address from a skill's preview in the system browser, after the author clicked it.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_external(url: String) -> Result<(), AppError> {
+    let lowered = url.trim().to_ascii_lowercase();
+    if !["https://", "http://", "mailto:"]
+        .iter()
+        .any(|scheme| lowered.starts_with(scheme))
+    {
+        return Err(AppError::internal(format!(
+            "{url}: only web and mail addresses are opened"
+        )));
+    }
+    std::process::Command::new("xdg-open")
+        .arg(url.trim())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(drop)
+        .map_err(|error| {
+            AppError::internal(format!(
+                "could not start the system browser (xdg-open): {error}"
+            ))
+        })
+}
+
+/// Bundled files of a builtin skill, looked up in the embedded copy.
+struct BuiltinFolder(String);
+
+impl preview::BundledFiles for BuiltinFolder {
+    fn exists(&self, relative: &std::path::Path) -> bool {
+        let location = format!("{}{}", self.0, relative.display());
+        location
+            .strip_prefix(builtin::LOCATION_PREFIX)
+            .is_some_and(|inner| {
+                builtin::BUILTIN_SKILLS.get_file(inner).is_some()
+                    || builtin::BUILTIN_SKILLS.get_dir(inner).is_some()
+            })
+    }
 }
 
 /// Saves a file inside the open workspace atomically; `guard` says what it may replace.

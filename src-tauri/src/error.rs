@@ -40,6 +40,17 @@ impl AppError {
             message: message.into(),
         }
     }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self {
+            code: ErrorCode::NotFound,
+            message: message.into(),
+        }
+    }
+
+    pub fn outside_workspace(path: &std::path::Path) -> Self {
+        skillforge_core::files::FileError::OutsideRoots(path.to_path_buf()).into()
+    }
 }
 
 impl From<WorkspaceError> for AppError {

@@ -26,6 +26,8 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::pick_workspace_folder,
             commands::read_file,
             commands::save_file,
+            commands::render_preview,
+            commands::open_external,
         ])
         .events(collect_events![WorkspaceEvent])
 }

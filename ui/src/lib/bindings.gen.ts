@@ -19,6 +19,13 @@ export const commands = {
 	readFile: (path: string) => typedError<TextFile, AppError>(__TAURI_INVOKE("read_file", { path })),
 	/**  Saves a file inside the open workspace atomically; `guard` says what it may replace. */
 	saveFile: (path: string, text: string, guard: SaveGuard) => typedError<Fingerprint, AppError>(__TAURI_INVOKE("save_file", { path, text, guard })),
+	/**
+	 *  Renders the body of a SKILL.md (given as the editor's current text) for the preview pane;
+	 *  links are checked against the skill's folder.
+	 */
+	renderPreview: (path: string, text: string) => typedError<Preview, AppError>(__TAURI_INVOKE("render_preview", { path, text })),
+	/**  Opens a web or mail address from a skill's preview in the system browser, after the author clicked it. */
+	openExternal: (url: string) => typedError<null, AppError>(__TAURI_INVOKE("open_external", { url })),
 };
 
 /** Events */
@@ -74,6 +81,34 @@ export type ErrorCode =
 
 /**  A short, stable digest of a file's bytes, used to notice edits made outside the app. */
 export type Fingerprint = string;
+
+/**  What a link in the body points at, as the preview marks it. */
+export type LinkStatus = 
+/**  A file inside the skill that exists. */
+"bundled" | 
+/**  A path inside the skill that does not exist. */
+"missing" | 
+/**  A path that leaves the skill folder (`..` past its top, or absolute). */
+"escapes" | 
+/**  A web or mail address, opened in the system browser only after a click. */
+"external" | 
+/**  A heading anchor within the same document. */
+"anchor" | 
+/**  A scheme that is never followed (`javascript:`, `data:`, `file:` …). */
+"blocked";
+
+/**  The rendered body and the links it contains. */
+export type Preview = {
+	/**  Sanitised HTML: safe to insert into the page as is. */
+	html: string,
+	links: PreviewLink[],
+};
+
+/**  One link found in the body. */
+export type PreviewLink = {
+	target: string,
+	status: LinkStatus,
+};
 
 /**  What a save may replace. */
 export type SaveGuard = 
