@@ -1,6 +1,7 @@
 //! One module per subcommand; each parses its own arguments and returns an exit code.
 
 mod catalog;
+mod lint;
 mod load;
 mod manifest;
 mod simulate;
@@ -12,6 +13,8 @@ use clap::Subcommand;
 pub enum Command {
     /// List the skills found under the given folders, as the nagents directory source does.
     Catalog(catalog::Args),
+    /// Check skills against the specification and each client's rules; optionally fix them.
+    Lint(lint::Args),
     /// Print the skills manifest exactly as nagents renders it for a model.
     Manifest(manifest::Args),
     /// Print a skill's text within a token budget, as nagents' skill(name) tool returns it.
@@ -26,6 +29,7 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<u8> {
     match command {
         Command::Catalog(args) => catalog::run(args),
+        Command::Lint(args) => lint::run(args),
         Command::Manifest(args) => manifest::run(args),
         Command::Load(args) => load::run(args),
         Command::Simulate(args) => simulate::run(args),

@@ -106,3 +106,63 @@ pub fn fix_until_stable(
         converged: false,
     }
 }
+
+/// Why fixed text could not be saved.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Replaces a file's content atomically: a temporary file in the same folder (same filesystem, so the
+/// rename is atomic), the original's permissions, fsync, then rename over the original. A symbolic link is
+/// resolved first so the link stays a link and its target receives the text.
+pub fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), WriteError> {
+    use std::io::Write as _;
+    let io = |source: std::io::Error, path: &std::path::Path| WriteError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let target = std::fs::canonicalize(path).map_err(|error| io(error, path))?;
+    let permissions = std::fs::metadata(&target)
+        .map_err(|error| io(error, &target))?
+        .permissions();
+    let folder = target.parent().unwrap_or(std::path::Path::new("."));
+    let file_name = target
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut attempt = 0u32;
+    let (temporary, mut file) = loop {
+        let candidate = folder.join(format!(
+            ".{file_name}.skillforge-{}-{attempt}.tmp",
+            std::process::id()
+        ));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(file) => break (candidate, file),
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
+                attempt += 1
+            }
+            Err(error) => return Err(io(error, &candidate)),
+        }
+    };
+    let result = file
+        .write_all(text.as_bytes())
+        .and_then(|()| file.set_permissions(permissions))
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&temporary, &target));
+    if let Err(error) = result {
+        // Never leave a half-written temporary file behind; the original is untouched.
+        let _ = std::fs::remove_file(&temporary);
+        return Err(io(error, &target));
+    }
+    Ok(())
+}

@@ -205,3 +205,39 @@ macro_rules! declare_rule {
         };
     };
 }
+
+/// Totals over a set of reports, for summaries and exit codes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Summary {
+    pub files: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    /// Findings whose fix `--fix` would apply.
+    pub fixable: usize,
+    /// Findings whose fix needs `--unsafe-fixes`.
+    pub unsafe_fixable: usize,
+}
+
+impl Summary {
+    pub fn of(reports: &[workspace::FileReport]) -> Summary {
+        let mut summary = Summary {
+            files: reports.len(),
+            ..Summary::default()
+        };
+        for diagnostic in reports.iter().flat_map(|report| &report.diagnostics) {
+            match diagnostic.severity {
+                Severity::Error => summary.errors += 1,
+                Severity::Warning => summary.warnings += 1,
+                Severity::Info => summary.infos += 1,
+            }
+            match diagnostic.fix.as_ref().map(|fix| fix.applicability) {
+                Some(Applicability::Safe) => summary.fixable += 1,
+                Some(Applicability::Unsafe) => summary.unsafe_fixable += 1,
+                _ => {}
+            }
+        }
+        summary
+    }
+}

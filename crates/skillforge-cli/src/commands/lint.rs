@@ -1,0 +1,426 @@
+//! `skillforge lint PATH...`: findings per client profile, in text, JSON, SARIF or GitHub annotations;
+//! `--fix` rewrites files in place with the safe fixes (and the unsafe ones with `--unsafe-fixes`).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use anyhow::Context as _;
+use clap::ValueEnum;
+use serde_json::{json, Value};
+use skillforge_core::lint::config::Config;
+use skillforge_core::lint::context::RealFiles;
+use skillforge_core::lint::fix::{fix_until_stable, write_atomically};
+use skillforge_core::lint::registry::CODES;
+use skillforge_core::lint::verdict::Outcome;
+use skillforge_core::lint::workspace::{collect, lint_files, FileReport, LintOptions};
+use skillforge_core::lint::{Diagnostic, ProfileId, Severity, Summary};
+use skillforge_core::text::LineIndex;
+
+use crate::exit;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Source excerpts with carets and a summary line.
+    Text,
+    /// The stable JSON report described in docs/lint-output.md.
+    Json,
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…`).
+    Github,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    Spec,
+    Nagents,
+    #[value(name = "10xgraph")]
+    Tenxgraph,
+    ClaudeCode,
+    ClaudeUpload,
+    Codex,
+    Copilot,
+    Opencode,
+}
+
+impl From<ProfileArg> for ProfileId {
+    fn from(profile: ProfileArg) -> Self {
+        match profile {
+            ProfileArg::Spec => ProfileId::Spec,
+            ProfileArg::Nagents => ProfileId::Nagents,
+            ProfileArg::Tenxgraph => ProfileId::Tenxgraph,
+            ProfileArg::ClaudeCode => ProfileId::ClaudeCode,
+            ProfileArg::ClaudeUpload => ProfileId::ClaudeUpload,
+            ProfileArg::Codex => ProfileId::Codex,
+            ProfileArg::Copilot => ProfileId::Copilot,
+            ProfileArg::Opencode => ProfileId::Opencode,
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// SKILL.md files or folders to search for them.
+    #[arg(value_name = "PATH", required = true)]
+    paths: Vec<PathBuf>,
+    /// Client profiles to check against (repeatable). Default: `profiles` in skillforge.toml, else all.
+    #[arg(long = "profile", value_enum, value_name = "PROFILE")]
+    profiles: Vec<ProfileArg>,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Apply safe fixes in place, then report what is left.
+    #[arg(long)]
+    fix: bool,
+    /// With --fix, also apply fixes that change what a client reads.
+    #[arg(long, requires = "fix")]
+    unsafe_fixes: bool,
+    /// Ignore any skillforge.toml.
+    #[arg(long)]
+    no_config: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let config = if args.no_config {
+        Config::default()
+    } else {
+        let start = args
+            .paths
+            .first()
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from("."));
+        Config::discover(&start)?.unwrap_or_default()
+    };
+    let profiles: Vec<ProfileId> = if !args.profiles.is_empty() {
+        let mut chosen: Vec<ProfileId> =
+            args.profiles.iter().copied().map(ProfileId::from).collect();
+        chosen.sort();
+        chosen.dedup();
+        chosen
+    } else if !config.profiles.is_empty() {
+        config.profiles.clone()
+    } else {
+        ProfileId::ALL.to_vec()
+    };
+    let options = LintOptions { profiles, config };
+    let mut files = collect(&args.paths, &options.config)?;
+
+    let mut fixed_files = 0;
+    let mut fixes_applied = 0;
+    if args.fix {
+        for file in &mut files {
+            // Replacing undecodable bytes would destroy what the author wrote; such files are only reported.
+            if file.invalid_utf8_at.is_some() {
+                continue;
+            }
+            let result = fix_until_stable(file, &options, &RealFiles, args.unsafe_fixes);
+            if !result.converged {
+                anyhow::bail!(
+                    "{}: fixes did not settle; the file was left unchanged",
+                    file.display_path
+                );
+            }
+            if result.applied > 0 && result.text != file.source {
+                write_atomically(&file.path, &result.text)?;
+                file.source = result.text;
+                fixed_files += 1;
+                fixes_applied += result.applied;
+            }
+        }
+    }
+
+    let reports = lint_files(&files, &options);
+    let summary = Summary::of(&reports);
+    let sources: Vec<&str> = files.iter().map(|file| file.source.as_str()).collect();
+    let output = match args.format {
+        Format::Text => text(
+            &reports,
+            &sources,
+            &summary,
+            args.fix.then_some((fixes_applied, fixed_files)),
+        ),
+        Format::Json => json_report(&reports, &summary, &options.profiles)?,
+        Format::Sarif => sarif(&reports)?,
+        Format::Github => github(&reports),
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(output.as_bytes())
+        .context("writing the report")?;
+    stdout.flush().context("writing the report")?;
+    Ok(if summary.errors > 0 {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    })
+}
+
+fn level(severity: Severity) -> Level<'static> {
+    match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Info => Level::INFO,
+    }
+}
+
+/// Human output: one annotated excerpt per finding, the profiles it concerns, the fix, then the skills a
+/// client will not load, and a summary line.
+fn text(
+    reports: &[FileReport],
+    sources: &[&str],
+    summary: &Summary,
+    fixed: Option<(usize, usize)>,
+) -> String {
+    let renderer = Renderer::plain();
+    let mut out = String::new();
+    for (report, source) in reports.iter().zip(sources) {
+        let lines = LineIndex::new(source);
+        for diagnostic in &report.diagnostics {
+            let (excerpt, line_start, span) = excerpt(source, &lines, diagnostic);
+            let profiles: Vec<&str> = diagnostic
+                .profiles
+                .iter()
+                .map(|profile| profile.as_str())
+                .collect();
+            let mut group = level(diagnostic.severity)
+                .primary_title(diagnostic.message.as_str())
+                .id(diagnostic.code.as_str())
+                .element(
+                    Snippet::source(excerpt)
+                        .line_start(line_start)
+                        .path(report.path.as_str())
+                        .annotation(
+                            AnnotationKind::Primary
+                                .span(span)
+                                .label(diagnostic.rule.as_str()),
+                        ),
+                );
+            let clients = format!("applies to: {}", profiles.join(", "));
+            group = group.element(Level::NOTE.message(clients));
+            let help = diagnostic.fix.as_ref().map(|fix| {
+                let how = match fix.applicability {
+                    skillforge_core::lint::Applicability::Safe => "fixable with --fix",
+                    skillforge_core::lint::Applicability::Unsafe => {
+                        "fixable with --fix --unsafe-fixes"
+                    }
+                    skillforge_core::lint::Applicability::DisplayOnly => "suggestion",
+                };
+                format!("{} ({how})", fix.title)
+            });
+            if let Some(help) = &help {
+                group = group.element(Level::HELP.message(help.as_str()));
+            }
+            out.push_str(&renderer.render(&[group]));
+            out.push_str("\n\n");
+        }
+        for verdict in &report.verdicts {
+            match &verdict.outcome {
+                Outcome::Loads { .. } => {}
+                Outcome::Skipped { reason } if verdict.profile == ProfileId::Spec => {
+                    out.push_str(&format!(
+                        "{}: invalid per the specification: {reason}\n",
+                        report.path
+                    ));
+                }
+                Outcome::Skipped { reason } => {
+                    out.push_str(&format!(
+                        "{}: {} skips this skill: {reason}\n",
+                        report.path, verdict.profile
+                    ));
+                }
+                Outcome::FailsCatalog { reason } => out.push_str(&format!(
+                    "{}: {} loads no skill at all because of this one: {reason}\n",
+                    report.path, verdict.profile
+                )),
+            }
+        }
+    }
+    if let Some((applied, files)) = fixed {
+        out.push_str(&format!("Applied {applied} fixes in {files} files.\n"));
+    }
+    out.push_str(&format!(
+        "{} errors, {} warnings, {} infos in {} files; {} fixable with --fix, {} more with --unsafe-fixes.\n",
+        summary.errors, summary.warnings, summary.infos, summary.files, summary.fixable, summary.unsafe_fixable
+    ));
+    out
+}
+
+/// The lines of a finding (at most eight), with the finding's range relative to them.
+fn excerpt<'a>(
+    source: &'a str,
+    lines: &LineIndex,
+    diagnostic: &Diagnostic,
+) -> (&'a str, usize, std::ops::Range<usize>) {
+    let first = lines.line_of(diagnostic.range.start());
+    let last = lines
+        .line_of(diagnostic.range.end())
+        .clamp(first, first + 7);
+    let start = lines.line_start(first).unwrap_or(0);
+    let end = lines.line_range(source, last).end().max(start);
+    let text = source.get(start..end).unwrap_or("");
+    let span_start = diagnostic
+        .range
+        .start()
+        .saturating_sub(start)
+        .min(text.len());
+    let span_end = diagnostic
+        .range
+        .end()
+        .saturating_sub(start)
+        .clamp(span_start, text.len());
+    (text, first + 1, span_start..span_end)
+}
+
+/// Schema version of the JSON report; bumped only on incompatible changes (see docs/lint-output.md).
+const JSON_VERSION: u32 = 1;
+
+fn json_report(
+    reports: &[FileReport],
+    summary: &Summary,
+    profiles: &[ProfileId],
+) -> anyhow::Result<String> {
+    let value = json!({
+        "version": JSON_VERSION,
+        "profiles": profiles,
+        "files": reports,
+        "summary": summary,
+    });
+    Ok(serde_json::to_string_pretty(&value)? + "\n")
+}
+
+fn sarif_level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn sarif(reports: &[FileReport]) -> anyhow::Result<String> {
+    let rules: Vec<Value> = CODES
+        .iter()
+        .map(|(code, rule)| {
+            let summary = rule
+                .docs
+                .lines()
+                .map(str::trim)
+                .skip_while(|line| !line.starts_with("## What it does"))
+                .nth(1)
+                .unwrap_or(rule.name);
+            json!({
+                "id": code,
+                "name": rule.name,
+                "shortDescription": { "text": summary },
+                "fullDescription": { "text": rule.docs.lines().map(|line| line.strip_prefix(' ').unwrap_or(line)).collect::<Vec<_>>().join("\n") },
+                "defaultConfiguration": { "level": sarif_level(rule.severity) },
+                "properties": { "profiles": rule.profiles, "fix": rule.fix.as_str() },
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for report in reports {
+        for diagnostic in &report.diagnostics {
+            let rule_index = CODES
+                .iter()
+                .position(|(code, _)| *code == diagnostic.code)
+                .unwrap_or(0);
+            let start = diagnostic.span.start;
+            let end = diagnostic.span.end;
+            let mut result = json!({
+                "ruleId": diagnostic.code,
+                "ruleIndex": rule_index,
+                "level": sarif_level(diagnostic.severity),
+                "message": { "text": diagnostic.message },
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": uri(&report.path) },
+                        "region": {
+                            "startLine": start.line,
+                            "startColumn": start.column_utf16,
+                            "endLine": end.line,
+                            "endColumn": end.column_utf16,
+                        }
+                    }
+                }],
+                "properties": { "profiles": diagnostic.profiles },
+            });
+            if let Some(fix) = &diagnostic.fix {
+                result["fixes"] = json!([{
+                    "description": { "text": fix.title },
+                    "artifactChanges": [{
+                        "artifactLocation": { "uri": uri(&report.path) },
+                        "replacements": fix.edits.iter().map(|edit| json!({
+                            "deletedRegion": { "byteOffset": edit.range.start, "byteLength": edit.range.len() },
+                            "insertedContent": { "text": edit.replacement },
+                        })).collect::<Vec<_>>(),
+                    }],
+                }]);
+            }
+            results.push(result);
+        }
+    }
+    let value = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "skillforge",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": rules,
+                }
+            },
+            // Columns are UTF-16 code units, SARIF's default, stated so no reader has to guess.
+            "columnKind": "utf16CodeUnits",
+            "results": results,
+        }]
+    });
+    Ok(serde_json::to_string_pretty(&value)? + "\n")
+}
+
+/// A relative URI reference for a path: forward slashes, reserved characters percent-encoded.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.replace('\\', "/").bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(byte as char)
+            }
+            other => out.push_str(&format!("%{other:02X}")),
+        }
+    }
+    out
+}
+
+/// GitHub workflow commands; values escaped as the Actions toolkit does.
+fn github(reports: &[FileReport]) -> String {
+    let escape_data = |text: &str| {
+        text.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    };
+    let escape_property = |text: &str| escape_data(text).replace(':', "%3A").replace(',', "%2C");
+    let mut out = String::new();
+    for report in reports {
+        for diagnostic in &report.diagnostics {
+            let command = match diagnostic.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "notice",
+            };
+            let start = diagnostic.span.start;
+            let end = diagnostic.span.end;
+            out.push_str(&format!(
+                "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
+                escape_property(&report.path),
+                start.line,
+                start.column,
+                end.line,
+                end.column,
+                escape_property(&diagnostic.code),
+                escape_data(&format!("{} ({})", diagnostic.message, diagnostic.rule)),
+            ));
+        }
+    }
+    out
+}
