@@ -295,3 +295,16 @@ fn config_selects_profiles_and_rules_and_reports_unknown_keys() {
     assert_eq!(code, 2);
     assert!(output.contains("skillforge.toml:3:"), "{output}");
 }
+
+#[test]
+fn schema_command_prints_the_committed_schema() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let (code, output) = run(&root, &["schema"]);
+    assert_eq!(code, 0);
+    let committed = std::fs::read_to_string(root.join("schemas/skill-frontmatter.schema.json"))
+        .unwrap_or_default();
+    assert_eq!(
+        output, committed,
+        "`skillforge schema` differs from schemas/skill-frontmatter.schema.json"
+    );
+}

@@ -4,6 +4,7 @@ mod catalog;
 mod lint;
 mod load;
 mod manifest;
+mod schema;
 mod simulate;
 mod triggers;
 
@@ -15,6 +16,8 @@ pub enum Command {
     Catalog(catalog::Args),
     /// Check skills against the specification and each client's rules; optionally fix them.
     Lint(lint::Args),
+    /// Print the JSON Schema of SKILL.md frontmatter (specification fields and client extensions).
+    Schema(schema::Args),
     /// Print the skills manifest exactly as nagents renders it for a model.
     Manifest(manifest::Args),
     /// Print a skill's text within a token budget, as nagents' skill(name) tool returns it.
@@ -30,6 +33,7 @@ pub fn run(command: Command) -> anyhow::Result<u8> {
     match command {
         Command::Catalog(args) => catalog::run(args),
         Command::Lint(args) => lint::run(args),
+        Command::Schema(args) => schema::run(args),
         Command::Manifest(args) => manifest::run(args),
         Command::Load(args) => load::run(args),
         Command::Simulate(args) => simulate::run(args),
