@@ -11,8 +11,13 @@ use serde::Serialize;
 use skillforge_core::agent::router::DEFAULT_THRESHOLD;
 use skillforge_core::agent::script::parse_script;
 use skillforge_core::agent::{
-    self, Dialect, MockModel, ModelAction, SimulateOptions, Transcript, Warning,
+    self, Dialect, MockModel, ModelAction, RefreshPolicy, SimulateOptions, Transcript, Warning,
 };
+use std::sync::Arc;
+
+use skillforge_core::activation::nagents::FrozenCatalog;
+use skillforge_core::activation::tenxgraph::Registry;
+use skillforge_core::discovery::{CatalogHolder, DirectoryOptions, DirectorySource, SkillSource};
 use skillforge_core::workspace;
 
 use crate::exit;
@@ -62,9 +67,25 @@ pub struct Args {
     session_skill: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Print discovery and per-request timings to standard error.
+    /// Print the run's timing to standard error.
     #[arg(long)]
     timings: bool,
+    /// nagents: rediscover at every client boundary (`boundaries`, as nagents does) or only once
+    /// at run start (`once`).
+    #[arg(long, value_enum, default_value_t = RefreshArg::Boundaries)]
+    refresh: RefreshArg,
+    /// nagents: most entries walked across all roots, directories included.
+    #[arg(long, default_value_t = 10_000, allow_negative_numbers = true)]
+    max_entries: i64,
+    /// nagents: deepest folder level walked below a root.
+    #[arg(long, default_value_t = 16, allow_negative_numbers = true)]
+    max_depth: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RefreshArg {
+    Boundaries,
+    Once,
 }
 
 #[derive(Serialize)]
@@ -114,6 +135,11 @@ pub fn options(args: &Args) -> anyhow::Result<SimulateOptions> {
     options.system_prompt = args.system_prompt.clone();
     options.max_rounds = args.max_rounds.max(1);
     options.session_skill = args.session_skill.clone();
+    options.directory = DirectoryOptions::new(args.max_entries, args.max_depth)?;
+    options.refresh = match args.refresh {
+        RefreshArg::Boundaries => RefreshPolicy::ClientBoundaries,
+        RefreshArg::Once => RefreshPolicy::Once,
+    };
     if options.session_skill.is_some() && options.dialect != Dialect::Tenxgraph {
         anyhow::bail!("--session-skill is 10xGraph's session mode; add --dialect 10xgraph");
     }
@@ -123,19 +149,21 @@ pub fn options(args: &Args) -> anyhow::Result<SimulateOptions> {
 pub fn run(args: Args) -> anyhow::Result<u8> {
     let options = options(&args)?;
     let runtime = super::catalog::runtime()?;
-    let started = Instant::now();
-    let transcript = runtime.block_on(agent::simulate(&options))?;
-    if args.timings {
-        let elapsed = started.elapsed();
-        let rounds = transcript.rounds.len().max(1) as u32;
+    let transcript = if args.timings {
+        let (transcript, discovery, run) = runtime.block_on(timed(&options))?;
+        let requests = transcript.rounds.len().max(1) as f64;
         eprintln!(
-            "simulate: {} skills, {} request(s), {:.2} ms in total, {:.2} ms per request",
+            "simulate: {} skills; discovery {:.2} ms; {} request(s) in {:.2} ms, {:.2} ms per request after discovery",
             transcript.skills.len(),
+            discovery * 1000.0,
             transcript.rounds.len(),
-            elapsed.as_secs_f64() * 1000.0,
-            elapsed.as_secs_f64() * 1000.0 / f64::from(rounds)
+            run * 1000.0,
+            run * 1000.0 / requests
         );
-    }
+        transcript
+    } else {
+        runtime.block_on(agent::simulate(&options))?
+    };
     let mut out = std::io::stdout().lock();
     match args.format {
         Format::Json => {
@@ -163,6 +191,42 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Format::Text => write_text(&mut out, &transcript)?,
     }
     Ok(exit::OK)
+}
+
+/// Discovery first, then the run, timed apart. With `--refresh boundaries` the run still
+/// rediscovers where nagents does, and that time counts as the run's.
+async fn timed(options: &SimulateOptions) -> anyhow::Result<(Transcript, f64, f64)> {
+    let started = Instant::now();
+    match options.dialect {
+        Dialect::Nagents => {
+            let source: Arc<dyn SkillSource> =
+                Arc::new(DirectorySource::new(&options.roots, options.directory));
+            match options.refresh {
+                RefreshPolicy::Once => {
+                    let catalog = FrozenCatalog::discover(source).await?;
+                    let discovery = started.elapsed().as_secs_f64();
+                    let run = Instant::now();
+                    let transcript = agent::simulate_nagents(options, &catalog).await?;
+                    Ok((transcript, discovery, run.elapsed().as_secs_f64()))
+                }
+                RefreshPolicy::ClientBoundaries => {
+                    let holder = CatalogHolder::new(source);
+                    holder.refresh().await?;
+                    let discovery = started.elapsed().as_secs_f64();
+                    let run = Instant::now();
+                    let transcript = agent::simulate_nagents(options, &holder).await?;
+                    Ok((transcript, discovery, run.elapsed().as_secs_f64()))
+                }
+            }
+        }
+        Dialect::Tenxgraph => {
+            let registry = Registry::discover(&options.roots);
+            let discovery = started.elapsed().as_secs_f64();
+            let run = Instant::now();
+            let transcript = agent::simulate_tenxgraph(options, &registry);
+            Ok((transcript, discovery, run.elapsed().as_secs_f64()))
+        }
+    }
 }
 
 fn write_text(out: &mut impl Write, transcript: &Transcript) -> std::io::Result<()> {

@@ -9,6 +9,7 @@ use clap::ValueEnum;
 use skillforge_core::agent::router::DEFAULT_THRESHOLD;
 use skillforge_core::agent::triggers::{analyze, parse_queries, TriggerReport};
 use skillforge_core::agent::{router_documents, Dialect};
+use skillforge_core::discovery::DirectoryOptions;
 use skillforge_core::workspace;
 
 use super::simulate::DialectArg;
@@ -36,6 +37,12 @@ pub struct Args {
     threshold: f64,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// nagents: most entries walked across all roots, directories included.
+    #[arg(long, default_value_t = 10_000, allow_negative_numbers = true)]
+    max_entries: i64,
+    /// nagents: deepest folder level walked below a root.
+    #[arg(long, default_value_t = 16, allow_negative_numbers = true)]
+    max_depth: i64,
 }
 
 /// Exit 1 when any query is routed to the wrong skill (or to none when one was expected).
@@ -54,7 +61,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         DialectArg::Tenxgraph => Dialect::Tenxgraph,
     };
     let runtime = super::catalog::runtime()?;
-    let documents = runtime.block_on(router_documents(&roots, dialect))?;
+    let documents = runtime.block_on(router_documents(
+        &roots,
+        dialect,
+        DirectoryOptions::new(args.max_entries, args.max_depth)?,
+    ))?;
     let report = analyze(&documents, &queries, args.threshold);
     let mut out = std::io::stdout().lock();
     match args.format {

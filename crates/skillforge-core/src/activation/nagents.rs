@@ -9,8 +9,93 @@ use serde::{Deserialize, Serialize};
 
 use super::pyjson;
 use super::reference::{explicit_skill_names, MAX_REFERENCES};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
 use crate::budget::{budget_skill_content, SkillLoadResult};
-use crate::discovery::{CatalogHolder, LoadError, SourceError};
+use crate::discovery::{CatalogHolder, LoadError, SkillSource, SourceError};
+use crate::skill::Skill;
+
+/// A nagents catalog as the agent sees it: the current snapshot, its refresh, and `skill(name)`.
+#[async_trait]
+pub trait LiveCatalog: Send + Sync {
+    /// Rediscovers (at a boundary where nagents refreshes).
+    async fn refresh(&self) -> Result<(), SourceError>;
+    /// The skills of the current snapshot, by name.
+    fn skills(&self) -> Arc<BTreeMap<String, Skill>>;
+    /// Diagnostics of the current snapshot.
+    fn diagnostics(&self) -> Vec<String>;
+    /// `Agent.load_skill(name)`: refresh, resolve, load, budget.
+    async fn load(&self, name: &str, token_limit: u32) -> Result<SkillLoadResult, LoadError>;
+}
+
+/// The faithful catalog: refreshed at every boundary nagents refreshes at.
+#[async_trait]
+impl LiveCatalog for CatalogHolder {
+    async fn refresh(&self) -> Result<(), SourceError> {
+        CatalogHolder::refresh(self).await.map(|_| ())
+    }
+
+    fn skills(&self) -> Arc<BTreeMap<String, Skill>> {
+        Arc::new(self.snapshot().skills.clone())
+    }
+
+    fn diagnostics(&self) -> Vec<String> {
+        self.snapshot().diagnostics.clone()
+    }
+
+    async fn load(&self, name: &str, token_limit: u32) -> Result<SkillLoadResult, LoadError> {
+        CatalogHolder::load(self, name, token_limit).await
+    }
+}
+
+/// A catalog discovered once and then held still: refreshes do nothing. For measuring the work
+/// per request apart from rediscovery, and for callers that know the files do not change.
+pub struct FrozenCatalog {
+    source: Arc<dyn SkillSource>,
+    skills: Arc<BTreeMap<String, Skill>>,
+}
+
+impl FrozenCatalog {
+    pub async fn discover(source: Arc<dyn SkillSource>) -> Result<Self, SourceError> {
+        let skills = source
+            .discover()
+            .await?
+            .into_iter()
+            .map(|skill| (skill.name.clone(), skill))
+            .collect();
+        Ok(Self {
+            source,
+            skills: Arc::new(skills),
+        })
+    }
+}
+
+#[async_trait]
+impl LiveCatalog for FrozenCatalog {
+    async fn refresh(&self) -> Result<(), SourceError> {
+        Ok(())
+    }
+
+    fn skills(&self) -> Arc<BTreeMap<String, Skill>> {
+        Arc::clone(&self.skills)
+    }
+
+    fn diagnostics(&self) -> Vec<String> {
+        self.source.diagnostics()
+    }
+
+    async fn load(&self, name: &str, token_limit: u32) -> Result<SkillLoadResult, LoadError> {
+        let skill = self
+            .skills
+            .get(name)
+            .ok_or_else(|| LoadError::Unknown(name.to_string()))?;
+        let content = self.source.load(skill).await?;
+        Ok(budget_skill_content(skill, &content, token_limit)?)
+    }
+}
 
 /// The `skill` tool's name.
 pub const SKILL_TOOL: &str = "skill";
@@ -101,10 +186,10 @@ pub struct ExplicitActivation {
     pub used: u32,
 }
 
-/// Runs nagents' `_activate_skills` for `text` against `holder`, whose catalog was refreshed for
-/// this message. A refresh that fails around a load aborts the run, as in nagents.
+/// Runs nagents' `_activate_skills` for `text` against `catalog`, refreshed for this message. A
+/// refresh that fails around a load aborts the run, as in nagents.
 pub async fn activate(
-    holder: &CatalogHolder,
+    catalog: &dyn LiveCatalog,
     text: &str,
     token_limit: u32,
 ) -> Result<ExplicitActivation, SourceError> {
@@ -121,14 +206,14 @@ pub async fn activate(
             outcomes.push(ReferenceOutcome::BudgetExhausted { name: name.clone() });
             continue;
         }
-        let Some(skill) = holder.snapshot().skills.get(name).cloned() else {
+        let Some(skill) = catalog.skills().get(name).cloned() else {
             outcomes.push(ReferenceOutcome::Unknown { name: name.clone() });
             continue;
         };
         // The tool boundary: refresh, run `skill(name)` (which refreshes again), refresh.
-        holder.refresh().await?;
-        let payload = holder.load(name, token_limit).await;
-        holder.refresh().await?;
+        catalog.refresh().await?;
+        let payload = catalog.load(name, token_limit).await;
+        catalog.refresh().await?;
         let payload = match payload {
             Ok(payload) => payload,
             Err(error) => {

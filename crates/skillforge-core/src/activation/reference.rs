@@ -113,7 +113,10 @@ mod tests {
         // A combining mark is not `\w` to Python, although Rust calls it alphabetic.
         assert_eq!(explicit_skill_names("$x\u{93e}"), ["x"]);
         let exact = "a".repeat(64);
-        assert_eq!(explicit_skill_names(&format!("${exact}!")), [exact.clone()]);
+        assert_eq!(
+            explicit_skill_names(&format!("${exact}!")),
+            vec![exact.clone()]
+        );
         assert!(explicit_skill_names(&format!("${exact}a")).is_empty());
     }
 

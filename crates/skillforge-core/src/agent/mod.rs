@@ -19,7 +19,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::activation::nagents::{
-    self as nagents_activation, ReferenceOutcome, SKILL_TOOL, SKILL_TOOL_DESCRIPTION,
+    self as nagents_activation, FrozenCatalog, LiveCatalog, ReferenceOutcome, SKILL_TOOL,
+    SKILL_TOOL_DESCRIPTION,
 };
 use crate::activation::tenxgraph::{self, Registry, ACTIVATE_SKILL_TOOL, READ_SKILL_RESOURCE_TOOL};
 use crate::activation::{explicit_skill_names, MAX_REFERENCES};
@@ -71,6 +72,22 @@ pub struct SimulateOptions {
     pub session_skill: Option<String>,
     /// 10xGraph's `max_resource_bytes`.
     pub max_resource_bytes: usize,
+    /// nagents' directory-walk bounds.
+    pub directory: DirectoryOptions,
+    /// When nagents' catalog is rediscovered.
+    pub refresh: RefreshPolicy,
+}
+
+/// When the nagents catalog is rediscovered during a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum RefreshPolicy {
+    /// Where nagents refreshes: run start, before each request, around each tool call.
+    #[default]
+    ClientBoundaries,
+    /// Once, at run start: the per-request cost without rediscovery.
+    Once,
 }
 
 impl SimulateOptions {
@@ -85,6 +102,8 @@ impl SimulateOptions {
             max_rounds: DEFAULT_MAX_ROUNDS,
             session_skill: None,
             max_resource_bytes: tenxgraph::DEFAULT_MAX_RESOURCE_BYTES,
+            directory: DirectoryOptions::default(),
+            refresh: RefreshPolicy::ClientBoundaries,
         }
     }
 }
@@ -442,11 +461,17 @@ pub async fn simulate(options: &SimulateOptions) -> Result<Transcript, AgentErro
     validate_skill_token_limit(i64::from(options.token_limit))?;
     match options.dialect {
         Dialect::Nagents => {
-            let source: Arc<dyn SkillSource> = Arc::new(DirectorySource::new(
-                &options.roots,
-                DirectoryOptions::default(),
-            ));
-            simulate_nagents(options, &CatalogHolder::new(source)).await
+            let source: Arc<dyn SkillSource> =
+                Arc::new(DirectorySource::new(&options.roots, options.directory));
+            match options.refresh {
+                RefreshPolicy::ClientBoundaries => {
+                    simulate_nagents(options, &CatalogHolder::new(source)).await
+                }
+                RefreshPolicy::Once => {
+                    let catalog = FrozenCatalog::discover(source).await?;
+                    simulate_nagents(options, &catalog).await
+                }
+            }
         }
         Dialect::Tenxgraph => Ok(simulate_tenxgraph(
             options,
@@ -514,18 +539,20 @@ fn activation_warnings(
     }
 }
 
-async fn simulate_nagents(
+/// Runs a nagents simulation against a catalog the caller already discovered (benchmarks and the
+/// app, which keeps one catalog per workspace).
+pub async fn simulate_nagents(
     options: &SimulateOptions,
-    holder: &CatalogHolder,
+    holder: &dyn LiveCatalog,
 ) -> Result<Transcript, AgentError> {
     let mut warnings = Vec::new();
     // Run start: the catalog is refreshed before the message is read.
-    let snapshot = holder.refresh().await?;
-    for diagnostic in &snapshot.diagnostics {
-        warnings.push(Warning::new(WarningKind::Diagnostic, diagnostic.clone()));
+    holder.refresh().await?;
+    for diagnostic in holder.diagnostics() {
+        warnings.push(Warning::new(WarningKind::Diagnostic, diagnostic));
     }
+    let snapshot = holder.skills();
     let documents: Vec<RouterDocument> = snapshot
-        .skills
         .values()
         .map(|skill| RouterDocument {
             name: skill.name.clone(),
@@ -572,7 +599,8 @@ async fn simulate_nagents(
     let chosen = router.as_ref().and_then(|report| report.chosen.clone());
     let mut rounds = Vec::new();
     for index in 0..options.max_rounds {
-        let snapshot = holder.refresh().await?;
+        holder.refresh().await?;
+        let snapshot = holder.skills();
         let mut messages = Vec::with_capacity(history.len() + activation_messages.len() + 2);
         if let Some(prompt) = &options.system_prompt {
             // nagents skips an empty system prompt.
@@ -587,7 +615,7 @@ async fn simulate_nagents(
         messages.push(RequestMessage::new(
             "system",
             Origin::Catalog,
-            render_skill_manifest(snapshot.skills.values()),
+            render_skill_manifest(snapshot.values()),
         ));
         messages.extend(history.iter().cloned());
         messages.extend(activation_messages.iter().cloned());
@@ -654,7 +682,7 @@ async fn simulate_nagents(
             break;
         }
     }
-    let skills = holder.snapshot().skills.keys().cloned().collect();
+    let skills = holder.skills().keys().cloned().collect();
     Ok(finish(
         options,
         skills,
@@ -665,7 +693,8 @@ async fn simulate_nagents(
     ))
 }
 
-fn simulate_tenxgraph(options: &SimulateOptions, registry: &Registry) -> Transcript {
+/// Runs a 10xGraph simulation against a registry the caller already discovered.
+pub fn simulate_tenxgraph(options: &SimulateOptions, registry: &Registry) -> Transcript {
     let mut warnings: Vec<Warning> = registry
         .diagnostics
         .iter()
@@ -856,9 +885,10 @@ fn simulate_tenxgraph(options: &SimulateOptions, registry: &Registry) -> Transcr
 pub async fn router_documents(
     roots: &[PathBuf],
     dialect: Dialect,
+    directory: DirectoryOptions,
 ) -> Result<Vec<RouterDocument>, AgentError> {
     Ok(match dialect {
-        Dialect::Nagents => DirectorySource::new(roots, DirectoryOptions::default())
+        Dialect::Nagents => DirectorySource::new(roots, directory)
             .discover()
             .await?
             .into_iter()

@@ -16,7 +16,8 @@ const B: f64 = 0.75;
 /// The default score a skill needs before the router calls it.
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
 
-/// Words that carry no topic; matching them would make every skill look relevant.
+/// Words that carry no topic; matching them would make every skill look relevant. Sorted, for
+/// binary search.
 const STOPWORDS: &[&str] = &[
     "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "do", "for", "from", "how",
     "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "please", "that",
@@ -43,11 +44,28 @@ pub struct SkillScore {
 
 /// Lowercased alphanumeric words, stopwords removed; `pdf-tools` gives `pdf` and `tools`.
 pub fn tokenize(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .map(str::to_lowercase)
-        .filter(|word| !STOPWORDS.contains(&word.as_str()))
-        .collect()
+    let mut tokens = Vec::new();
+    tokenize_into(text, &mut tokens);
+    tokens
+}
+
+fn tokenize_into(text: &str, tokens: &mut Vec<String>) {
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        if word.is_empty() {
+            continue;
+        }
+        let word = if word
+            .bytes()
+            .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+        {
+            word.to_lowercase()
+        } else {
+            word.to_string()
+        };
+        if STOPWORDS.binary_search(&word.as_str()).is_err() {
+            tokens.push(word);
+        }
+    }
 }
 
 /// A BM25 index over a catalog.
@@ -65,12 +83,12 @@ impl RouterIndex {
         let mut postings: HashMap<String, Vec<(usize, u32)>> = HashMap::new();
         let mut lengths = Vec::with_capacity(documents.len());
         for (index, document) in documents.iter().enumerate() {
-            let mut text = format!("{} {}", document.name, document.description);
+            let mut tokens = Vec::new();
+            tokenize_into(&document.name, &mut tokens);
+            tokenize_into(&document.description, &mut tokens);
             for trigger in &document.triggers {
-                text.push(' ');
-                text.push_str(trigger);
+                tokenize_into(trigger, &mut tokens);
             }
-            let tokens = tokenize(&text);
             lengths.push(tokens.len() as f64);
             let mut counts: HashMap<String, u32> = HashMap::new();
             for token in tokens {
@@ -183,6 +201,11 @@ mod tests {
         assert_eq!(ranked[0].matched_terms, ["extract", "tables", "pdf"]);
         assert_eq!(ranked[1].score, 0.0);
         assert_eq!(index.rank("why does my join fail")[0].name, "sql-helper");
+    }
+
+    #[test]
+    fn stopwords_are_sorted_for_binary_search() {
+        assert!(STOPWORDS.windows(2).all(|pair| pair[0] < pair[1]));
     }
 
     #[test]
