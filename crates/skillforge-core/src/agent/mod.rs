@@ -909,3 +909,67 @@ pub async fn router_documents(
             .collect(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixtures() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/activation/skills")
+    }
+
+    fn run(options: &SimulateOptions) -> Option<Transcript> {
+        let runtime = tokio::runtime::Builder::new_current_thread().build().ok()?;
+        runtime.block_on(simulate(options)).ok()
+    }
+
+    #[test]
+    fn nagents_router_run_loads_through_the_skill_tool() {
+        let mut options = SimulateOptions::new(vec![fixtures()], "pull the tables out of this PDF");
+        options.model = MockModel::Router { threshold: 0.5 };
+        options.system_prompt = Some("sys".into());
+        let transcript = run(&options);
+        let Some(transcript) = transcript else {
+            panic!("the simulation failed");
+        };
+        assert_eq!(transcript.rounds.len(), 2);
+        let first = &transcript.rounds[0];
+        let origins: Vec<Origin> = first.messages.iter().map(|m| m.origin).collect();
+        assert_eq!(
+            origins,
+            [Origin::SystemPrompt, Origin::Catalog, Origin::User]
+        );
+        assert_eq!(
+            transcript.router.as_ref().and_then(|r| r.chosen.as_deref()),
+            Some("alpha")
+        );
+        let result = &first.tool_results[0];
+        assert!(
+            result
+                .content
+                .starts_with("{\"name\":\"alpha\",\"location\":"),
+            "{}",
+            result.content
+        );
+        let last = &transcript.rounds[1].messages;
+        assert_eq!(last.last().map(|m| m.origin), Some(Origin::ToolResult));
+    }
+
+    #[test]
+    fn explicit_activation_follows_the_conversation_and_warns() {
+        let mut options =
+            SimulateOptions::new(vec![fixtures()], "$ghost then $delta-tools then $beta");
+        options.token_limit = 50;
+        let Some(transcript) = run(&options) else {
+            panic!("the simulation failed");
+        };
+        let messages = &transcript.rounds[0].messages;
+        assert_eq!(messages[0].origin, Origin::Catalog);
+        assert_eq!(messages.last().map(|m| m.origin), Some(Origin::Activation));
+        let kinds: Vec<&WarningKind> = transcript.warnings.iter().map(|w| &w.kind).collect();
+        assert!(kinds.contains(&&WarningKind::UnknownReference));
+        assert!(kinds.contains(&&WarningKind::TruncatedLoad));
+        assert!(kinds.contains(&&WarningKind::BudgetExhausted));
+        assert_eq!(transcript.budget.map(|b| b.used), Some(50));
+    }
+}
