@@ -37,7 +37,7 @@ cli:
 
 ## fidelity: compare the engine with the real peer libraries
 fidelity:
-	tests/fidelity/run.sh
+	tests/fidelity/all.sh
 
 ## e2e: drive the real window under Xvfb through WebDriver
 e2e: app
@@ -46,7 +46,9 @@ e2e: app
 
 ## bench: speed ratios against baselines measured in the same run
 bench:
+	scripts/ensure-peers.sh
 	bench/run.sh
+	bench/simulate.sh
 
 fmt:
 	cargo fmt --all

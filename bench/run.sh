@@ -5,10 +5,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$repo/.venv-peers"
-if [[ ! -x "$venv/bin/python" ]]; then
-    echo "bench: $venv is missing; run tests/fidelity/run.sh once to install the peers" >&2
-    exit 2
-fi
+"$repo/scripts/ensure-peers.sh"
 
 tree="$(mktemp -d "${TMPDIR:-/tmp}/skillforge-bench.XXXXXX")"
 trap 'rm -rf "$tree"' EXIT

@@ -34,7 +34,7 @@ step "cargo test" cargo test --workspace --locked
 step "bindings drift" bindings_unchanged
 step "svelte-check" npm --prefix ui run --silent check
 step "vitest" npm --prefix ui run --silent test
-step "fidelity" tests/fidelity/run.sh
+step "fidelity" tests/fidelity/all.sh
 step "app build" cargo build -p skillforge-app --locked
 step "e2e" tests/e2e/run.sh
 

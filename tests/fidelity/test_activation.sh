@@ -5,11 +5,10 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-python="${PEERS_PYTHON:-$repo/.venv-peers/bin/python}"
-if [[ ! -x "$python" ]]; then
-    echo "no peer Python at $python; run tests/fidelity/run.sh once, or set PEERS_PYTHON" >&2
-    exit 2
+if [[ -z "${PEERS_PYTHON:-}" ]]; then
+    "$repo/scripts/ensure-peers.sh"
 fi
+python="${PEERS_PYTHON:-$repo/.venv-peers/bin/python}"
 if [[ -z "${SKILLFORGE_BIN:-}" ]]; then
     (cd "$repo" && cargo build --quiet -p skillforge-cli)
 fi
