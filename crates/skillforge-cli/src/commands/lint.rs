@@ -13,7 +13,9 @@ use skillforge_core::lint::context::RealFiles;
 use skillforge_core::lint::fix::{fix_until_stable, write_atomically};
 use skillforge_core::lint::registry::CODES;
 use skillforge_core::lint::verdict::Outcome;
-use skillforge_core::lint::workspace::{collect, lint_files, FileReport, LintOptions};
+use skillforge_core::lint::workspace::{
+    collect, lint_files, tenxgraph_catalog, FileReport, LintOptions,
+};
 use skillforge_core::lint::{Diagnostic, ProfileId, Severity, Summary};
 use skillforge_core::text::LineIndex;
 
@@ -139,7 +141,16 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             &summary,
             args.fix.then_some((fixes_applied, fixed_files)),
         ),
-        Format::Json => json_report(&reports, &summary, &options.profiles)?,
+        Format::Json => {
+            let mut catalogs = serde_json::Map::new();
+            if options.profiles.contains(&ProfileId::Tenxgraph) {
+                catalogs.insert(
+                    "10xgraph".into(),
+                    tenxgraph_catalog(&files, &RealFiles).into(),
+                );
+            }
+            json_report(&reports, &summary, &options.profiles, catalogs)?
+        }
         Format::Sarif => sarif(&reports)?,
         Format::Github => github(&reports),
     };
@@ -278,8 +289,10 @@ fn json_report(
     reports: &[FileReport],
     summary: &Summary,
     profiles: &[ProfileId],
+    catalogs: serde_json::Map<String, Value>,
 ) -> anyhow::Result<String> {
     let value = json!({
+        "catalogs": catalogs,
         "version": JSON_VERSION,
         "profiles": profiles,
         "files": reports,

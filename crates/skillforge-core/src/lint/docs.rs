@@ -10,7 +10,7 @@ use super::registry::CODES;
 pub fn rules_markdown() -> String {
     let mut out = String::new();
     out.push_str("# Lint rules\n\n");
-    out.push_str("Generated from the rule sources by `cargo test -p skillforge-core` (`docs::tests`); do not edit.\n\n");
+    out.push_str("Generated from the rule sources (`SKILLFORGE_UPDATE_DOCS=1 cargo test -p skillforge-core --test lint_docs`); do not edit.\n\n");
     out.push_str("| Code | Rule | Default severity | Profiles | Fix |\n|---|---|---|---|---|\n");
     for (code, rule) in CODES {
         let profiles: Vec<&str> = rule
@@ -115,8 +115,10 @@ agrees on every fidelity fixture except these, where skills-ref contradicts the 
 
 - **Unicode letters in names.** skills-ref accepts any letter after NFKC normalisation (`café`); the
   specification allows `a-z`, `0-9` and `-` only. Reported by `name-invalid-characters`.
-- **Nested or typed `metadata`.** skills-ref converts every metadata value with `str()`, so nested mappings
-  and lists pass; the specification defines a string-to-string map. Reported by `metadata-not-string-map`.
+- **Nested, typed or scalar `metadata`.** strictyaml reads `priority: 5` as the string 5, skills-ref
+  converts nested values with `str()` and never checks that `metadata` is a mapping, so all of these pass;
+  the specification defines a string-to-string map, and YAML clients read `5` as a number. Reported by
+  `metadata-not-string-map`.
 - **`allowed-tools` as a list.** skills-ref does not check the field's type; the specification defines a
   space-delimited string. Reported by `allowed-tools-list`.
 - **`---` inside a value.** skills-ref splits the file at the first three `---` characters anywhere, so
@@ -124,35 +126,3 @@ agrees on every fidelity fixture except these, where skills-ref contradicts the 
 - **Lowercase `skill.md`.** skills-ref accepts it; the specification names the file `SKILL.md`, and the
   linter only looks for that name.
 ";
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn check_file(relative: &str, expected: &str) {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../..")
-            .join(relative);
-        if std::env::var_os("SKILLFORGE_UPDATE_DOCS").is_some() {
-            if let Err(error) = std::fs::write(&path, expected) {
-                panic!("cannot write {}: {error}", path.display());
-            }
-            return;
-        }
-        let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            committed == expected,
-            "{relative} is stale; regenerate it with `SKILLFORGE_UPDATE_DOCS=1 cargo test -p skillforge-core --lib docs`"
-        );
-    }
-
-    #[test]
-    fn rules_doc_is_current() {
-        check_file("docs/rules.md", &rules_markdown());
-    }
-
-    #[test]
-    fn profiles_doc_is_current() {
-        check_file("docs/profiles.md", &profiles_markdown());
-    }
-}

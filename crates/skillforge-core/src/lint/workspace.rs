@@ -419,3 +419,19 @@ pub fn lint_files(files: &[SkillFile], options: &LintOptions) -> Vec<FileReport>
         .map(|file| lint_file(file, options, &RealFiles))
         .collect()
 }
+
+/// The `<available_skills>` text 10xGraph would build from these files, given in its discovery order:
+/// skipped skills left out, a later skill with an already-loaded name shadowed.
+pub fn tenxgraph_catalog(files: &[SkillFile], files_probe: &dyn FileProbe) -> String {
+    let profiles = [ProfileId::Tenxgraph];
+    let mut loaded: Vec<verdict::TenxgraphSkill> = Vec::new();
+    for file in files {
+        let context = SkillContext::new(file, &profiles, files_probe);
+        if let Ok(skill) = verdict::tenxgraph_load(&context) {
+            if loaded.iter().all(|other| other.name != skill.name) {
+                loaded.push(skill);
+            }
+        }
+    }
+    verdict::tenxgraph_catalog(&loaded)
+}

@@ -1,0 +1,174 @@
+"""Fidelity of `skillforge lint` verdicts against the real peers.
+
+- spec profile: valid/invalid per skill equals skills-ref 0.1.1's `validate()`, except the documented
+  deviations (docs/profiles.md), which must still disagree (so the list stays true);
+- 10xgraph profile: per skill, loads (with the same name and description) or skipped, exactly as
+  `SkillsRegistry.discover()` of 10xgraph 0.10.3 decides, and the catalog text equals
+  `SkillsRegistry.build_catalog()` byte for byte.
+
+Every expected value comes from the installed packages at test time. The inputs are every rule's fixture
+(crates/skillforge-core/tests/fixtures/lint) plus cases written here into a temporary folder.
+"""
+
+import argparse
+import json
+import logging
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from skills_ref.validator import validate as skills_ref_validate
+from tenxgraph.core.skills.loader import iter_skill_dirs
+from tenxgraph.core.skills.registry import SkillsRegistry
+
+# 10xGraph logs every diagnostic as a warning; the verdicts are what matter here.
+logging.disable(logging.CRITICAL)
+
+# Skill folders (relative to their tree) where the spec profile follows the specification, not skills-ref.
+SPEC_DEVIATIONS = {
+    "metadata-not-string-map/pdf-tools": "skills-ref str()-converts nested metadata",
+    "allowed-tools-list/pdf-tools": "skills-ref does not check allowed-tools' type",
+    "unicode-name/café": "skills-ref accepts Unicode letters in names",
+    "catalog/beta": "skills-ref reads the number 5 in metadata as a string",
+    "catalog/theta": "skills-ref reads the number -3 in metadata as a string",
+    "catalog/eta": "skills-ref does not check that metadata is a mapping",
+}
+
+D = "Extract text from PDF files. Use when the user mentions PDFs."
+
+# Extra cases: folder -> SKILL.md text (bytes for exact encodings).
+CASES = {
+    "unicode-name/café": f"---\nname: café\ndescription: {D}\n---\n# Body\n",
+    "yaml-types/yes-description": "---\nname: yes-description\ndescription: yes\n---\n",
+    "yaml-types/123": f"---\nname: 123\ndescription: {D}\n---\n",
+    "yaml-types/dated": "---\nname: dated\ndescription: 2024-01-02\n---\n",
+    "yaml-types/quoted": f"---\nname: \"quoted\"\ndescription: '{D}'\n---\n",
+    "yaml-types/empty-frontmatter": "---\n---\n# Body\n",
+    "yaml-types/list-frontmatter": "---\n- name: x\n---\n",
+    "yaml-types/spaced name": f"---\nname: spaced name\ndescription: {D}\n---\n",
+    "yaml-types/comment-cut": "---\nname: comment-cut\ndescription: Use for C # projects\n---\n",
+    "yaml-types/literal": "---\nname: literal\ndescription: |\n  Line one\n    indented & <b>\n  Line three\n---\n",
+    "yaml-types/colon-retry": "---\nname: colon-retry\ndescription: Use when: the user asks\n---\n",
+    "yaml-types/colon-broken": "---\nname: colon-broken\ndescription: Use when: x\nlicense: \"unclosed\n---\n",
+    "yaml-types/bom": "\ufeff---\nname: bom\ndescription: Has a byte-order mark. Use when testing.\n---\n",
+    "yaml-types/crlf": "---\r\nname: crlf\r\ndescription: Windows line endings. Use when testing.\r\n---\r\n",
+    "yaml-types/no-close": f"---\nname: no-close\ndescription: {D}\n",
+    "yaml-types/late-start": f"\n---\nname: late-start\ndescription: {D}\n---\n",
+    "yaml-types/dup-key": "---\nname: dup-key\ndescription: first. Use when.\ndescription: second wins. Use when.\n---\n",
+    "yaml-types/flow": f"---\nname: flow\ndescription: {D}\nmetadata: {{tags: a}}\n---\n",
+    "yaml-types/empty-name": f"---\nname: \"\"\ndescription: {D}\n---\n",
+    "yaml-types/blank-description": "---\nname: blank-description\ndescription: \"   \"\n---\n",
+    "catalog/alpha": "---\nname: alpha\ndescription: \"  Spaced   out\\n\\ttext & <tags>  \"\nmetadata:\n  priority: \"5\"\n  triggers: \"first; second\\nthird\"\n---\n",
+    "catalog/beta": "---\nname: beta\ndescription: Beta skill. Use when beta.\nmetadata:\n  priority: 5\n  triggers:\n    - one\n    - 2\n    - true\n---\n",
+    "catalog/gamma": "---\nname: gamma\ndescription: Gamma. Use when gamma.\nmetadata:\n  priority: high\n---\n",
+    "catalog/delta": "---\nname: delta\ndescription: Delta. Use when delta.\nmetadata:\n  priority: \" 12 \"\n---\n",
+    "catalog/epsilon": "---\nname: epsilon\ndescription: Epsilon. Use when epsilon.\nmetadata:\n  priority: 1.5\n  triggers: []\n---\n",
+    "catalog/zeta": "---\nname: alpha\ndescription: Shadowed by the first alpha. Use when never.\n---\n",
+    "catalog/eta": "---\nname: eta\ndescription: Eta. Use when eta.\nmetadata: not-a-map\n---\n",
+    "catalog/theta": "---\nname: theta\ndescription: Theta. Use when theta.\nmetadata:\n  priority: -3\n  triggers: \"  \"\n---\n",
+}
+
+
+class Results:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, label: str, expected: object, actual: object) -> None:
+        if expected == actual:
+            self.passed += 1
+            return
+        self.failed += 1
+        print(f"FAIL {label}", file=sys.stderr)
+        print(f"  expected: {expected!r}"[:3000], file=sys.stderr)
+        print(f"  actual:   {actual!r}"[:3000], file=sys.stderr)
+
+
+def lint(binary: str, paths: list[str], profile: str) -> dict:
+    command = [binary, "lint", *paths, "--profile", profile, "--format", "json", "--no-config"]
+    completed = subprocess.run(command, capture_output=True)
+    if completed.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} failed ({completed.returncode}): {completed.stderr.decode()}")
+    return json.loads(completed.stdout)
+
+
+def verdict_of(report: dict, profile: str) -> dict:
+    return next(v for v in report["verdicts"] if v["profile"] == profile)
+
+
+def skill_dirs(tree: Path) -> list[Path]:
+    return sorted(path.parent for path in tree.rglob("SKILL.md"))
+
+
+def write_cases(root: Path) -> None:
+    for folder, text in CASES.items():
+        path = root / folder / "SKILL.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+
+
+def check_spec(results: Results, binary: str, tree: Path) -> None:
+    report = lint(binary, [str(tree)], "spec")
+    ours = {Path(file["path"]).parent: verdict_of(file, "spec") for file in report["files"]}
+    for directory in skill_dirs(tree):
+        relative = directory.relative_to(tree).as_posix()
+        try:
+            errors = skills_ref_validate(directory)
+        except Exception as exc:  # skills-ref raises on undecodable files instead of reporting them
+            errors = [f"raised {type(exc).__name__}"]
+        expected_valid = not errors
+        verdict = ours.get(directory)
+        actual_valid = verdict is not None and verdict["outcome"] == "loads"
+        if relative in SPEC_DEVIATIONS:
+            results.check(f"spec deviation still holds: {relative} ({SPEC_DEVIATIONS[relative]})", True, expected_valid != actual_valid)
+        else:
+            detail = errors[:1] if errors else verdict
+            results.check(f"spec verdict {relative} {detail}", expected_valid, actual_valid)
+
+
+def check_tenxgraph(results: Results, binary: str, root: Path, label: str) -> None:
+    registry = SkillsRegistry()
+    registry.discover([root])
+    loaded = {Path(meta.skill_dir): meta for meta in registry.get_all()}
+    directories = iter_skill_dirs(root)
+    if not directories:
+        return
+    paths = [str(directory / "SKILL.md") for directory in directories]
+    report = lint(binary, paths, "10xgraph")
+    by_path = {file["path"]: verdict_of(file, "10xgraph") for file in report["files"]}
+    for directory, path in zip(directories, paths):
+        meta = loaded.get(directory.resolve())
+        expected = ("loads", meta.name, meta.description) if meta else ("skipped",)
+        verdict = by_path.get(path, {})
+        if verdict.get("outcome") == "loads":
+            actual = ("loads", verdict["name"], verdict["description"])
+        else:
+            actual = (verdict.get("outcome", "missing"),)
+        results.check(f"10xgraph verdict {label}/{directory.name}", expected, actual)
+    results.check(f"10xgraph catalog {label}", registry.build_catalog(), report["catalogs"].get("10xgraph"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--fixtures", required=True, help="crates/skillforge-core/tests/fixtures/lint")
+    args = parser.parse_args()
+    fixtures = Path(args.fixtures)
+    results = Results()
+    with tempfile.TemporaryDirectory() as temporary:
+        cases = Path(temporary) / "cases"
+        write_cases(cases)
+        check_spec(results, args.binary, fixtures)
+        check_spec(results, args.binary, cases)
+        roots = [path for path in sorted(fixtures.iterdir()) if path.is_dir()]
+        roots += [fixtures / "symlinked-skill" / "skills", fixtures / "symlinked-skill" / "shared"]
+        roots += [path for path in sorted(cases.iterdir()) if path.is_dir()]
+        for root in roots:
+            check_tenxgraph(results, args.binary, root, root.name)
+    print(f"lint fidelity: {results.passed} passed, {results.failed} failed")
+    return 1 if results.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
