@@ -8,6 +8,7 @@ pub mod activation;
 pub mod agent;
 pub mod budget;
 pub mod builtin;
+pub mod bundle;
 pub mod catalog;
 pub mod discovery;
 pub mod files;

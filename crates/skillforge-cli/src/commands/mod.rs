@@ -1,6 +1,7 @@
 //! One module per subcommand; each parses its own arguments and returns an exit code.
 
 mod catalog;
+mod export;
 mod lint;
 mod load;
 mod manifest;
@@ -14,6 +15,8 @@ use clap::Subcommand;
 pub enum Command {
     /// List the skills found under the given folders, as the nagents directory source does.
     Catalog(catalog::Args),
+    /// Package skills: a Python package and wheel, `.skill` archives, or client skill folders.
+    Export(export::Args),
     /// Check skills against the specification and each client's rules; optionally fix them.
     Lint(lint::Args),
     /// Print the JSON Schema of SKILL.md frontmatter (specification fields and client extensions).
@@ -32,6 +35,7 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<u8> {
     match command {
         Command::Catalog(args) => catalog::run(args),
+        Command::Export(args) => export::run(args),
         Command::Lint(args) => lint::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Manifest(args) => manifest::run(args),
