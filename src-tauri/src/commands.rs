@@ -4,8 +4,14 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 use skillforge_core::builtin;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use skillforge_core::editor::{BufferLint, LintSession, WorkspaceLint};
 use skillforge_core::files::{Fingerprint, Roots, SaveGuard, TextFile};
+use skillforge_core::lint::{registry, ProfileId};
 use skillforge_core::preview::{self, Preview};
+use skillforge_core::scaffold::{self, ScaffoldError, ScaffoldOptions};
 use skillforge_core::workspace::{self, CatalogReport};
 use tauri::{AppHandle, State};
 
@@ -177,10 +183,10 @@ async fn blocking<T: Send + 'static>(
 }
 
 async fn open(app: AppHandle, state: &AppState, path: PathBuf) -> Result<WorkspaceView, AppError> {
-    let (root, report) = blocking(move || {
+    let (root, report, lint) = blocking(move || {
         let root = workspace::check_root(&path)?;
-        let report = workspace::scan(std::slice::from_ref(&root))?;
-        Ok((root, report))
+        let (report, lint) = scan_root(&root)?;
+        Ok((root, report, lint))
     })
     .await?;
     let sink = WindowSink(app);
@@ -198,17 +204,126 @@ async fn open(app: AppHandle, state: &AppState, path: PathBuf) -> Result<Workspa
     state.replace_session(Session {
         roots: Roots::new(roots),
         watcher,
+        lint: Arc::new(lint),
     });
+    Ok(workspace_view(&root, report))
+}
+
+/// Discovery and the lint snapshot of one root, read together so they agree.
+fn scan_root(root: &std::path::Path) -> Result<(CatalogReport, LintSession), AppError> {
+    let report = workspace::scan(&[root.to_path_buf()])?;
+    let lint = LintSession::open(&[root.to_path_buf()]).map_err(|error| AppError {
+        code: crate::error::ErrorCode::Unreadable,
+        message: error.to_string(),
+    })?;
+    Ok((report, lint))
+}
+
+fn workspace_view(root: &std::path::Path, report: CatalogReport) -> WorkspaceView {
     let label = root.file_name().map_or_else(
         || root.display().to_string(),
         |name| name.to_string_lossy().into_owned(),
     );
-    Ok(WorkspaceView {
+    WorkspaceView {
         root: Some(root.display().to_string()),
         label,
         read_only: false,
         report,
+    }
+}
+
+/// Reads the open workspace again after its files changed; the watcher keeps running.
+#[tauri::command]
+#[specta::specta]
+pub async fn refresh_workspace(state: State<'_, AppState>) -> Result<WorkspaceView, AppError> {
+    let Some(root) = state.roots().as_slice().first().cloned() else {
+        return Ok(builtin_view(&state));
+    };
+    let (report, lint) = blocking({
+        let root = root.clone();
+        move || scan_root(&root)
     })
+    .await?;
+    state.replace_lint_session(lint);
+    Ok(workspace_view(&root, report))
+}
+
+/// Lints the editor's unsaved text as if it were saved at `path`, under the selected profiles.
+#[tauri::command]
+#[specta::specta]
+pub async fn lint_buffer(
+    state: State<'_, AppState>,
+    path: String,
+    text: String,
+    profiles: Vec<ProfileId>,
+) -> Result<BufferLint, AppError> {
+    let session = state.lint_session();
+    blocking(move || Ok(session.lint_buffer(&PathBuf::from(path), &text, &profiles))).await
+}
+
+/// Lints every SKILL.md of the open workspace, for the tree's badges and the problems list.
+#[tauri::command]
+#[specta::specta]
+pub async fn lint_workspace(
+    state: State<'_, AppState>,
+    profiles: Vec<ProfileId>,
+) -> Result<WorkspaceLint, AppError> {
+    let session = state.lint_session();
+    blocking(move || Ok(session.lint_workspace(&HashMap::new(), &profiles))).await
+}
+
+/// A rule's documentation (by name or code) as sanitised HTML.
+#[tauri::command]
+#[specta::specta]
+pub async fn rule_documentation(rule: String) -> Result<Preview, AppError> {
+    let (code, found) = registry::find(&rule)
+        .ok_or_else(|| AppError::not_found(format!("no rule named `{rule}`")))?;
+    let docs: String = found
+        .docs
+        .lines()
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let markdown = format!("# {code} {}\n\n{docs}", found.name);
+    Ok(preview::render_markdown(&markdown, &NoBundledFiles))
+}
+
+/// Creates a new skill folder with a SKILL.md that passes every profile, and returns its path.
+#[tauri::command]
+#[specta::specta]
+pub async fn create_skill(
+    state: State<'_, AppState>,
+    parent: String,
+    name: String,
+    with_scripts: bool,
+    with_references: bool,
+) -> Result<String, AppError> {
+    let roots = state.roots();
+    let options = ScaffoldOptions {
+        scripts: with_scripts,
+        references: with_references,
+    };
+    blocking(move || {
+        let path = scaffold::create_skill(&roots, &PathBuf::from(parent), &name, options).map_err(
+            |error| match error {
+                ScaffoldError::File(error) => AppError::from(error),
+                invalid @ ScaffoldError::InvalidName(_) => {
+                    AppError::invalid_input(invalid.to_string())
+                }
+            },
+        )?;
+        Ok(path.display().to_string())
+    })
+    .await
+}
+
+/// Rule documentation links to nothing inside a skill.
+struct NoBundledFiles;
+
+impl preview::BundledFiles for NoBundledFiles {
+    fn exists(&self, _relative: &std::path::Path) -> bool {
+        false
+    }
 }
 
 fn builtin_view(state: &AppState) -> WorkspaceView {

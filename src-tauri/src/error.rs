@@ -21,6 +21,8 @@ pub enum ErrorCode {
     ChangedOnDisk,
     /// A new file would replace an existing one.
     AlreadyExists,
+    /// The input is not acceptable (e.g. a skill name that breaks the naming rules).
+    InvalidInput,
     /// Something failed inside the app itself.
     Internal,
 }
@@ -37,6 +39,13 @@ impl AppError {
     pub fn internal(message: impl Into<String>) -> Self {
         Self {
             code: ErrorCode::Internal,
+            message: message.into(),
+        }
+    }
+
+    pub fn invalid_input(message: impl Into<String>) -> Self {
+        Self {
+            code: ErrorCode::InvalidInput,
             message: message.into(),
         }
     }

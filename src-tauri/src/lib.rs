@@ -28,6 +28,11 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::save_file,
             commands::render_preview,
             commands::open_external,
+            commands::refresh_workspace,
+            commands::lint_buffer,
+            commands::lint_workspace,
+            commands::rule_documentation,
+            commands::create_skill,
         ])
         .events(collect_events![WorkspaceEvent])
 }

@@ -1,8 +1,9 @@
 //! State shared by the commands.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use skillforge_core::editor::LintSession;
 use skillforge_core::files::Roots;
 
 use crate::watcher::WorkspaceWatcher;
@@ -21,6 +22,8 @@ pub struct AppState {
 pub struct Session {
     pub roots: Roots,
     pub watcher: Option<WorkspaceWatcher>,
+    /// The workspace's SKILL.md files as last read, linted with unsaved buffers swapped in.
+    pub lint: Arc<LintSession>,
 }
 
 impl AppState {
@@ -37,6 +40,21 @@ impl AppState {
             .lock()
             .map(|session| session.roots.clone())
             .unwrap_or_default()
+    }
+
+    /// The lint snapshot of the open workspace (shared, so linting holds no lock).
+    pub fn lint_session(&self) -> Arc<LintSession> {
+        self.session
+            .lock()
+            .map(|session| session.lint.clone())
+            .unwrap_or_default()
+    }
+
+    /// Replaces the lint snapshot after the files changed on disk.
+    pub fn replace_lint_session(&self, lint: LintSession) {
+        if let Ok(mut session) = self.session.lock() {
+            session.lint = Arc::new(lint);
+        }
     }
 
     /// Replaces the open workspace; the previous watcher stops when dropped.

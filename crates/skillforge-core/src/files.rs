@@ -157,6 +157,38 @@ impl Roots {
         Ok(TextFile { text, fingerprint })
     }
 
+    /// Creates a folder (and any missing parents) under a root, refusing links on the way.
+    pub fn create_directory(&self, path: &Path) -> Result<(), FileError> {
+        let located = self.locate(path)?;
+        let mut directory = open_directory_beneath(located.root, &[], path)?;
+        let mut walked = PathBuf::new();
+        for part in &located.components {
+            walked.push(part);
+            match rustix::fs::mkdirat(&directory, part.as_os_str(), Mode::from_raw_mode(0o755)) {
+                Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+                Err(error) => return Err(io_error(path, error)),
+            }
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            directory = match rustix::fs::openat(&directory, part.as_os_str(), flags, Mode::empty())
+            {
+                Ok(child) => child,
+                Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR)
+                    if is_symlink(&directory, part) =>
+                {
+                    return Err(FileError::Symlink {
+                        path: path.to_path_buf(),
+                        component: walked,
+                    });
+                }
+                Err(rustix::io::Errno::NOTDIR) => {
+                    return Err(FileError::NotAFile(path.to_path_buf()))
+                }
+                Err(error) => return Err(io_error(path, error)),
+            };
+        }
+        Ok(())
+    }
+
     /// Writes `text` atomically, keeping the permissions of the file it replaces.
     ///
     /// Returns the fingerprint of what was written.

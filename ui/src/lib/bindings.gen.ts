@@ -26,6 +26,16 @@ export const commands = {
 	renderPreview: (path: string, text: string) => typedError<Preview, AppError>(__TAURI_INVOKE("render_preview", { path, text })),
 	/**  Opens a web or mail address from a skill's preview in the system browser, after the author clicked it. */
 	openExternal: (url: string) => typedError<null, AppError>(__TAURI_INVOKE("open_external", { url })),
+	/**  Reads the open workspace again after its files changed; the watcher keeps running. */
+	refreshWorkspace: () => typedError<WorkspaceView, AppError>(__TAURI_INVOKE("refresh_workspace")),
+	/**  Lints the editor's unsaved text as if it were saved at `path`, under the selected profiles. */
+	lintBuffer: (path: string, text: string, profiles: ProfileId[]) => typedError<BufferLint, AppError>(__TAURI_INVOKE("lint_buffer", { path, text, profiles })),
+	/**  Lints every SKILL.md of the open workspace, for the tree's badges and the problems list. */
+	lintWorkspace: (profiles: ProfileId[]) => typedError<WorkspaceLint, AppError>(__TAURI_INVOKE("lint_workspace", { profiles })),
+	/**  A rule's documentation (by name or code) as sanitised HTML. */
+	ruleDocumentation: (rule: string) => typedError<Preview, AppError>(__TAURI_INVOKE("rule_documentation", { rule })),
+	/**  Creates a new skill folder with a SKILL.md that passes every profile, and returns its path. */
+	createSkill: (parent: string, name: string, withScripts: boolean, withReferences: boolean) => typedError<string, AppError>(__TAURI_INVOKE("create_skill", { parent, name, withScripts, withReferences })),
 };
 
 /** Events */
@@ -38,6 +48,22 @@ export const events = {
 export type AppError = {
 	code: ErrorCode,
 	message: string,
+};
+
+/**  Whether a fix may be applied without the author looking at it. */
+export type Applicability = 
+/**  Keeps the meaning of the file exactly (quoting, line endings); `--fix` applies it. */
+"safe" | 
+/**  Changes what a client reads (renames, moves keys); only with `--unsafe-fixes`. */
+"unsafe" | 
+/**  A suggestion to show; never applied automatically. */
+"display-only";
+
+/**  What the linter says about one buffer. */
+export type BufferLint = {
+	diagnostics: EditorDiagnostic[],
+	/**  Per profile: loads (with the name and description shown), skipped, or fails the catalog. */
+	verdicts: Verdict[],
 };
 
 /**
@@ -60,6 +86,36 @@ export type CatalogReport = {
 	shadowed: Skill[],
 };
 
+/**  A diagnostic positioned for the editor. */
+export type EditorDiagnostic = {
+	code: string,
+	rule: string,
+	severity: Severity,
+	message: string,
+	/**  UTF-16 offsets into the exact text. */
+	from: number,
+	to: number,
+	/**  1-based line and column (in characters), for lists. */
+	line: number,
+	column: number,
+	profiles: ProfileId[],
+	fix: EditorFix | null,
+};
+
+/**  One replacement, in UTF-16 offsets of the text that was linted. */
+export type EditorEdit = {
+	from: number,
+	to: number,
+	insert: string,
+};
+
+/**  A quick fix: edits applied together as one undoable step. */
+export type EditorFix = {
+	title: string,
+	applicability: Applicability,
+	edits: EditorEdit[],
+};
+
 /**  What kind of failure the UI is looking at. */
 export type ErrorCode = 
 /**  The path does not exist. */
@@ -76,8 +132,20 @@ export type ErrorCode =
 "changed_on_disk" | 
 /**  A new file would replace an existing one. */
 "already_exists" | 
+/**  The input is not acceptable (e.g. a skill name that breaks the naming rules). */
+"invalid_input" | 
 /**  Something failed inside the app itself. */
 "internal";
+
+/**  The findings for one file of the workspace. */
+export type FileLint = {
+	path: string,
+	errors: number,
+	warnings: number,
+	infos: number,
+	diagnostics: EditorDiagnostic[],
+	verdicts: Verdict[],
+};
 
 /**  A short, stable digest of a file's bytes, used to notice edits made outside the app. */
 export type Fingerprint = string;
@@ -97,6 +165,15 @@ export type LinkStatus =
 /**  A scheme that is never followed (`javascript:`, `data:`, `file:` …). */
 "blocked";
 
+/**  What one client does with one skill. */
+export type Outcome = 
+/**  The skill is offered to the model under this name and description. */
+{ outcome: "loads"; name: string; description: string } | 
+/**  The skill is left out; the others still load. */
+{ outcome: "skipped"; reason: string } | 
+/**  Because of this skill, the client loads no skill at all. */
+{ outcome: "fails-catalog"; reason: string };
+
 /**  The rendered body and the links it contains. */
 export type Preview = {
 	/**  Sanitised HTML: safe to insert into the page as is. */
@@ -110,6 +187,9 @@ export type PreviewLink = {
 	status: LinkStatus,
 };
 
+/**  A client (or the specification) whose behaviour the linter predicts. */
+export type ProfileId = "spec" | "nagents" | "10xgraph" | "claude-code" | "claude-upload" | "codex" | "copilot" | "opencode";
+
 /**  What a save may replace. */
 export type SaveGuard = 
 /**  Create a new file; fail if one exists. */
@@ -118,6 +198,15 @@ export type SaveGuard =
 { kind: "unchanged"; fingerprint: Fingerprint } | 
 /**  Replace whatever is there (the author chose "keep mine"). */
 { kind: "overwrite" };
+
+/**  How serious a finding is. Ordered so that `max` picks the most serious. */
+export type Severity = 
+/**  Advice; the skill works everywhere. */
+"info" | 
+/**  The skill works but a client shows or treats it differently than the author likely expects. */
+"warning" | 
+/**  A client refuses, skips or misreads the skill. */
+"error";
 
 /**  Immutable discovery metadata; `location` is an opaque identifier owned by the source. */
 export type Skill = {
@@ -133,12 +222,21 @@ export type TextFile = {
 	fingerprint: Fingerprint,
 };
 
+export type Verdict = {
+	profile: ProfileId,
+} & Outcome;
+
 /**  Something changed in the opened folders, outside the app or through it. */
 export type WorkspaceEvent = 
 /**  Files or folders were created, modified, renamed or removed (absolute paths, sorted, unique). */
 { kind: "files_changed"; paths: string[] } | 
 /**  The file watcher failed; changes made outside the app will not show up until the workspace is reopened. */
 { kind: "watch_failed"; message: string };
+
+/**  The findings for every SKILL.md of the workspace. */
+export type WorkspaceLint = {
+	files: FileLint[],
+};
 
 /**  A workspace as the UI shows it. */
 export type WorkspaceView = {

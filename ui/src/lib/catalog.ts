@@ -48,6 +48,7 @@ const ERROR_TITLES: Record<ErrorCode, string> = {
   not_editable: "File cannot be edited",
   changed_on_disk: "Changed on disk",
   already_exists: "Already exists",
+  invalid_input: "Not accepted",
   internal: "Something went wrong",
 };
 
