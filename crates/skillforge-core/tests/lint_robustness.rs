@@ -1,0 +1,164 @@
+//! Hostile input in ordinary `cargo test`: deterministic mutations of every rule fixture, plus alias bombs and
+//! deep nesting, must not panic, must keep diagnostics inside the file, and fixes must settle. The cargo-fuzz
+//! target under fuzz/ explores further; crashing inputs it finds are kept under tests/fixtures/fuzz/.
+
+use std::path::{Path, PathBuf};
+
+use skillforge_core::lint::context::{FileProbe, SkillFile};
+use skillforge_core::lint::fix::fix_until_stable;
+use skillforge_core::lint::workspace::{lint_file, place, tenxgraph_catalog, LintOptions};
+
+struct NoFiles;
+
+impl FileProbe for NoFiles {
+    fn exists(&self, _path: &Path) -> bool {
+        false
+    }
+}
+
+fn check(bytes: &[u8]) {
+    let mut files = vec![SkillFile::from_bytes(
+        PathBuf::from("skills/case/SKILL.md"),
+        "skills/case/SKILL.md".into(),
+        bytes.to_vec(),
+    )];
+    place(&mut files);
+    let options = LintOptions::default();
+    let file = &files[0];
+    let report = lint_file(file, &options, &NoFiles);
+    for diagnostic in &report.diagnostics {
+        let range = diagnostic.range;
+        assert!(
+            range.end() <= file.source.len(),
+            "{diagnostic:?} in {:?}",
+            file.source
+        );
+        assert!(
+            file.source.is_char_boundary(range.start())
+                && file.source.is_char_boundary(range.end())
+        );
+    }
+    let fixed = fix_until_stable(file, &options, &NoFiles, true);
+    assert!(fixed.converged, "fixes do not settle for {:?}", file.source);
+    let _ = tenxgraph_catalog(&files, &NoFiles);
+}
+
+fn seeds() -> Vec<Vec<u8>> {
+    let mut found = Vec::new();
+    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path
+                .file_name()
+                .is_some_and(|name| name == "SKILL.md" || path.starts_with(dir.join("fuzz")))
+            {
+                found.push(std::fs::read(&path).unwrap_or_default());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// xorshift64: reproducible without a dependency.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, bound: usize) -> usize {
+        (self.next() % bound.max(1) as u64) as usize
+    }
+}
+
+const TOKENS: &[&[u8]] = &[
+    b"---\n",
+    b": ",
+    b" #",
+    b"|\n",
+    b">-\n",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b"&a ",
+    b"*a",
+    b"!!str ",
+    b"\"",
+    b"'",
+    b"\r\n",
+    b"\xef\xbb\xbf",
+    b"\xff",
+    b"\xc3",
+    b"\t",
+    b"\n  - ",
+    b"metadata:\n  ",
+    b"name: ",
+    b"description: ",
+    b"](../x)",
+    b"[l](",
+    b"# skillforge: ignore[SF",
+    b"\xf0\x9f\x98\x80",
+    b"\n",
+    b"- ",
+];
+
+#[test]
+fn mutated_fixtures_never_break_the_linter() {
+    let seeds = seeds();
+    assert!(!seeds.is_empty());
+    let mut random = Random(0x5eed_cafe_f00d_d00d);
+    for round in 0..3000 {
+        let mut bytes = seeds[round % seeds.len()].clone();
+        for _ in 0..1 + random.below(6) {
+            let at = random.below(bytes.len() + 1);
+            match random.below(4) {
+                0 => {
+                    let token = TOKENS[random.below(TOKENS.len())];
+                    bytes.splice(at..at, token.iter().copied());
+                }
+                1 if at < bytes.len() => {
+                    let end = (at + random.below(16)).min(bytes.len());
+                    bytes.drain(at..end);
+                }
+                2 if at < bytes.len() => bytes[at] = random.next() as u8,
+                _ => {
+                    let from = random.below(bytes.len());
+                    let end = (from + random.below(32)).min(bytes.len());
+                    let copy = bytes[from..end].to_vec();
+                    bytes.splice(at..at, copy);
+                }
+            }
+        }
+        check(&bytes);
+    }
+}
+
+#[test]
+fn alias_bombs_and_deep_nesting_are_bounded() {
+    let mut bomb = String::from("---\nname: bomb\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for level in 1..40 {
+        let previous = level - 1;
+        bomb.push_str(&format!("a{level}: &a{level} [*a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}]\n"));
+    }
+    bomb.push_str("description: *a39\n---\n");
+    check(bomb.as_bytes());
+    check(format!("---\na: {}\n---\n", "[".repeat(100_000)).as_bytes());
+    check(format!("---\na: {}\n---\n", "{a: ".repeat(50_000)).as_bytes());
+    let mut deep = String::from("---\n");
+    for level in 0..5_000 {
+        deep.push_str(&" ".repeat(level));
+        deep.push_str("k:\n");
+    }
+    deep.push_str("---\n");
+    check(deep.as_bytes());
+    check(format!("---\nname: x\n{}---\n", "- a\n".repeat(20_000)).as_bytes());
+}
