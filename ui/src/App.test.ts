@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/svelte";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import { afterEach, describe, expect, it } from "vitest";
 import App from "./App.svelte";
 import type { AppError, Result, WorkspaceView } from "./lib/backend";
@@ -31,6 +31,7 @@ describe("App", () => {
     expect(first.getByTestId("skill-description").textContent).toBe("Writes changelog entries.");
     expect(first.getByTestId("skill-location").textContent).toBe("changelog/SKILL.md");
     expect(screen.getByTestId("workspace-label").textContent?.trim()).toBe("skills");
+    expect(screen.getByTestId("status-skills").textContent).toBe("3 skills");
     expect(screen.getByTestId("skill-count").textContent).toBe("3 skills");
   });
 
@@ -42,16 +43,18 @@ describe("App", () => {
     expect(document.querySelector("script")).toBeNull();
   });
 
-  it("shows the clicked skill in the detail panel", async () => {
-    render(App, { backend: fakeBackend({ initial: ok(workspaceView(skills)) }) });
-    expect(await screen.findByTestId("skill-detail-empty")).toBeTruthy();
+  it("opens the clicked skill in the editor", async () => {
+    const backend = fakeBackend({
+      initial: ok(workspaceView(skills)),
+      files: { "/work/skills/commit-message/SKILL.md": "---\nname: commit-message\n---\nBody\n" },
+    });
+    render(App, { backend });
+    expect(await screen.findByTestId("editor-empty")).toBeTruthy();
     const items = await screen.findAllByTestId("skill-item");
     await fireEvent.click(items[1]);
-    const detail = await screen.findByTestId("skill-detail");
-    expect(detail.dataset.skillName).toBe("commit-message");
-    expect(within(detail).getByTestId("detail-description").textContent).toBe("Drafts commit messages.");
-    expect(within(detail).getByTestId("detail-location").textContent).toBe("/work/skills/commit-message/SKILL.md");
-    expect(items[1].getAttribute("aria-current")).toBe("true");
+    expect((await screen.findByTestId("editor-path")).textContent).toBe("commit-message/SKILL.md");
+    await waitFor(() => expect(document.querySelector(".cm-content")?.textContent).toContain("name: commit-message"));
+    await waitFor(() => expect(items[1].getAttribute("aria-current")).toBe("true"));
     expect(items[0].getAttribute("aria-current")).toBeNull();
   });
 

@@ -49,6 +49,16 @@ export class WorkspaceStore {
     await this.openPath(picked.data);
   }
 
+  /** Scans the open folder again without blanking the window (after the watcher saw changes). */
+  async rescan(): Promise<void> {
+    const root = this.view?.root;
+    if (!root || this.status !== "ready") return;
+    const ticket = ++this.#ticket;
+    const result = await settle(() => this.#backend.openWorkspace(root));
+    if (ticket !== this.#ticket || result.status === "error") return;
+    this.view = result.data;
+  }
+
   select(location: string): void {
     this.selectedLocation = location;
   }

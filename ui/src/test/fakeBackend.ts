@@ -1,5 +1,17 @@
-// A stand-in for the desktop backend: answers from fixed data and records what the UI asked for.
-import type { AppError, Backend, Result, Skill, WorkspaceView } from "../lib/backend";
+// A stand-in for the desktop backend: answers from fixed data and an in-memory file system, and records what the
+// UI asked for.
+import type {
+  AppError,
+  Backend,
+  BufferLint,
+  EditorDiagnostic,
+  ProfileId,
+  Result,
+  SaveGuard,
+  Skill,
+  WorkspaceEvent,
+  WorkspaceView,
+} from "../lib/backend";
 
 export function skill(name: string, description = `Describes ${name}.`, root = "/work/skills"): Skill {
   return { name, description, location: `${root}/${name}/SKILL.md` };
@@ -25,20 +37,80 @@ export interface FakeBackendOptions {
   builtin?: Answer<WorkspaceView>;
   open?: (path: string) => Answer<WorkspaceView>;
   pick?: Answer<string | null>;
+  /** The files the fake reads and writes, by absolute path. */
+  files?: Record<string, string>;
 }
 
 export interface FakeBackend extends Backend {
   calls: string[];
+  files: Map<string, string>;
+  /** Sends a workspace event to the UI, as the watcher would. */
+  emit(event: WorkspaceEvent): void;
+}
+
+/** A stable digest of a text, like the backend's fingerprint. */
+export function fingerprintOf(text: string): string {
+  let hash = 5381;
+  for (let index = 0; index < text.length; index++) hash = ((hash * 33) ^ text.charCodeAt(index)) >>> 0;
+  return `${text.length}-${hash.toString(16)}`;
+}
+
+/**
+ * The fake linter knows one rule, enough to exercise the editor: a frontmatter `name:` must be lowercase words
+ * joined by hyphens (code SF001, fix: lowercase it).
+ */
+export function fakeLint(text: string, profiles: ProfileId[]): BufferLint {
+  const diagnostics: EditorDiagnostic[] = [];
+  const match = /^name:[ \t]*(.*?)[ \t]*$/m.exec(text);
+  let name = "";
+  if (match) {
+    name = match[1];
+    const from = match.index + match[0].indexOf(name, 5);
+    const to = from + name.length;
+    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) {
+      const before = text.slice(0, from);
+      const line = before.split("\n").length;
+      diagnostics.push({
+        code: "SF001",
+        rule: "name-format",
+        severity: "error",
+        message: `The name “${name}” must use lowercase letters, digits and hyphens.`,
+        from,
+        to,
+        line,
+        column: from - (before.lastIndexOf("\n") + 1) + 1,
+        fix: {
+          title: "Lowercase the name",
+          applicability: "safe",
+          edits: [{ from, to, insert: name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") }],
+        },
+      });
+    }
+  }
+  const description = /^description:[ \t]*(.*?)[ \t]*$/m.exec(text)?.[1] ?? "";
+  const verdicts = profiles.map((profile) =>
+    diagnostics.length === 0
+      ? { profile, outcome: "loads" as const, name, description }
+      : profile === "nagents"
+        ? { profile, outcome: "fails-catalog" as const, reason: "invalid name" }
+        : { profile, outcome: "skipped" as const, reason: "invalid name" },
+  );
+  return { diagnostics, verdicts };
 }
 
 export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
   const calls: string[] = [];
+  const files = new Map(Object.entries(options.files ?? {}));
+  const listeners = new Set<(event: WorkspaceEvent) => void>();
   const missing = (what: string): Result<never> => ({
     status: "error",
     error: { code: "internal", message: `the fake backend has no answer for ${what}` },
   });
+  const notFound = (path: string): Result<never> => failure({ code: "not_found", message: `${path}: no such file` });
   return {
     calls,
+    files,
+    emit: (event) => listeners.forEach((listener) => listener(event)),
     initialWorkspace: async () => {
       calls.push("initialWorkspace");
       return (await options.initial) ?? missing("initialWorkspace");
@@ -55,6 +127,65 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       calls.push("pickWorkspaceFolder");
       return (await options.pick) ?? missing("pickWorkspaceFolder");
     },
+    readFile: async (path: string) => {
+      calls.push(`readFile ${path}`);
+      const text = files.get(path);
+      return text === undefined ? notFound(path) : ok({ text, fingerprint: fingerprintOf(text) });
+    },
+    saveFile: async (path: string, text: string, guard: SaveGuard) => {
+      calls.push(`saveFile ${path} ${guard.kind}`);
+      const current = files.get(path);
+      if (guard.kind === "new" && current !== undefined) {
+        return failure({ code: "already_exists", message: `${path} already exists` });
+      }
+      if (guard.kind === "unchanged" && (current === undefined || fingerprintOf(current) !== guard.fingerprint)) {
+        return failure({ code: "changed_on_disk", message: `${path} changed on disk` });
+      }
+      files.set(path, text);
+      return ok(fingerprintOf(text));
+    },
+    renderPreview: async (path: string, text: string) => {
+      calls.push(`renderPreview ${path}`);
+      const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+      return ok({
+        html: `<p>${escaped}</p><a href="#" data-link-status="external" data-link-target="https://example.com/">web</a>`,
+        links: [{ target: "https://example.com/", status: "external" }],
+      });
+    },
+    openExternal: async (url: string) => {
+      calls.push(`openExternal ${url}`);
+      return ok(null);
+    },
+    lintBuffer: async (path, text, profiles) => {
+      calls.push(`lintBuffer ${path} ${profiles.join(",")}`);
+      return ok(fakeLint(text, profiles));
+    },
+    lintWorkspace: async (profiles) => {
+      calls.push(`lintWorkspace ${profiles.join(",")}`);
+      return ok({
+        files: [...files.entries()].map(([path, text]) => {
+          const { diagnostics } = fakeLint(text, profiles);
+          const errors = diagnostics.filter((d) => d.severity === "error").length;
+          return { path, errors, warnings: 0, infos: 0, diagnostics };
+        }),
+      });
+    },
+    ruleDocumentation: async (rule) => {
+      calls.push(`ruleDocumentation ${rule}`);
+      return ok({ html: `<h1>${rule}</h1><p>What it does.</p>` });
+    },
+    createSkill: async (parent, name, withScripts, withReferences) => {
+      calls.push(`createSkill ${parent} ${name} ${withScripts} ${withReferences}`);
+      const path = `${parent}/${name}/SKILL.md`;
+      if (files.has(path)) return failure({ code: "already_exists", message: `${path} already exists` });
+      files.set(path, `---\nname: ${name}\ndescription: Use when …\n---\n`);
+      return ok(path);
+    },
+    onWorkspaceEvent: async (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    onCloseRequested: async () => null,
   };
 }
 

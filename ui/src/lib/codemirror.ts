@@ -1,0 +1,154 @@
+// The editor's CodeMirror configuration and the translation of engine diagnostics into CodeMirror's.
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { markdown } from "@codemirror/lang-markdown";
+import { yamlFrontmatter } from "@codemirror/lang-yaml";
+import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { linter, lintGutter, lintKeymap, type Action, type Diagnostic } from "@codemirror/lint";
+import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
+import { EditorState, type Extension, type Text } from "@codemirror/state";
+import {
+  EditorView,
+  drawSelection,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  highlightSpecialChars,
+  keymap,
+  lineNumbers,
+  type ViewUpdate,
+} from "@codemirror/view";
+import type { EditorDiagnostic, EditorFix } from "./backend";
+import { OffsetMap, detectLineSeparator } from "./offsets";
+
+/** What the editor needs from the rest of the app for one file. */
+export interface EditorHooks {
+  /** Lints the text; null when linting failed or the answer is stale. */
+  lint(path: string, text: string): Promise<EditorDiagnostic[] | null>;
+  save(path: string): void;
+  showRule(rule: string): void;
+  changed(path: string, update: ViewUpdate): void;
+}
+
+/** One lint answer, kept so a quick fix applies only to the text it was computed for. */
+export interface LintedText {
+  doc: Text;
+  map: OffsetMap;
+  diagnostics: EditorDiagnostic[];
+}
+
+export const LINT_DELAY_MS = 150;
+
+export function createEditorState(path: string, text: string, readOnly: boolean, hooks: EditorHooks): EditorState {
+  const extensions: Extension[] = [
+    // Keep the file's own line breaks, so the text saved is the text read (a BOM stays the first character).
+    EditorState.lineSeparator.of(detectLineSeparator(text)),
+    EditorState.readOnly.of(readOnly),
+    EditorView.editable.of(!readOnly),
+    lineNumbers(),
+    highlightActiveLineGutter(),
+    highlightSpecialChars(),
+    history(),
+    drawSelection(),
+    highlightActiveLine(),
+    highlightSelectionMatches(),
+    bracketMatching(),
+    search({ top: true }),
+    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+    yamlFrontmatter({ content: markdown() }),
+    EditorView.lineWrapping,
+    lintGutter(),
+    linter(
+      async (view) => {
+        const state = view.state;
+        const fileText = state.sliceDoc();
+        const diagnostics = await hooks.lint(path, fileText);
+        if (!diagnostics || view.state.doc !== state.doc) return [];
+        return toCodeMirror(diagnostics, new OffsetMap(fileText, state.lineBreak === "\r\n" ? "\r\n" : "\n"), state.doc, hooks);
+      },
+      { delay: LINT_DELAY_MS },
+    ),
+    keymap.of([
+      {
+        key: "Mod-s",
+        preventDefault: true,
+        run: () => {
+          hooks.save(path);
+          return true;
+        },
+      },
+      ...defaultKeymap,
+      ...historyKeymap,
+      ...searchKeymap,
+      ...lintKeymap,
+      indentWithTab,
+    ]),
+    EditorView.updateListener.of((update) => hooks.changed(path, update)),
+  ];
+  return EditorState.create({ doc: text, extensions });
+}
+
+/** The quick-fix edits as one CodeMirror change set, in editor positions. */
+export function fixChanges(fix: EditorFix, map: OffsetMap) {
+  return fix.edits.map((edit) => ({ from: map.toPosition(edit.from), to: map.toPosition(edit.to), insert: edit.insert }));
+}
+
+/** Applies a fix as one transaction (one undo step); false when the text changed since the fix was computed. */
+export function applyFix(view: EditorView, fix: EditorFix, linted: Pick<LintedText, "doc" | "map">): boolean {
+  if (view.state.doc !== linted.doc || fix.applicability === "display-only" || view.state.readOnly) return false;
+  view.dispatch({ changes: fixChanges(fix, linted.map), userEvent: "input.quickfix", scrollIntoView: true });
+  return true;
+}
+
+function toCodeMirror(list: EditorDiagnostic[], map: OffsetMap, doc: Text, hooks: EditorHooks): Diagnostic[] {
+  const linted = { doc, map };
+  return list.map((item) => {
+    const from = Math.min(map.toPosition(item.from), doc.length);
+    const to = Math.min(Math.max(map.toPosition(item.to), from), doc.length);
+    const actions: Action[] = [];
+    if (item.fix && item.fix.applicability !== "display-only") {
+      const fix = item.fix;
+      actions.push({
+        name: fix.applicability === "unsafe" ? `${fix.title} (unsafe)` : fix.title,
+        apply: (view) => {
+          applyFix(view, fix, linted);
+        },
+      });
+    }
+    return {
+      from,
+      to,
+      severity: item.severity,
+      message: item.message,
+      source: item.code,
+      actions,
+      // Built with text nodes: a message may quote anything the skill contains.
+      renderMessage: () => {
+        const box = document.createElement("div");
+        box.className = "sf-lint-message";
+        const message = document.createElement("span");
+        message.textContent = item.message;
+        const code = document.createElement("code");
+        code.className = "sf-lint-code";
+        code.textContent = item.code;
+        const docs = document.createElement("button");
+        docs.type = "button";
+        docs.className = "sf-lint-docs";
+        docs.textContent = `About ${item.rule}`;
+        docs.addEventListener("click", () => hooks.showRule(item.rule));
+        box.append(message, " ", code, " ", docs);
+        if (item.fix?.applicability === "display-only") {
+          const hint = document.createElement("div");
+          hint.className = "sf-lint-hint";
+          hint.textContent = `Suggested: ${item.fix.title}`;
+          box.append(hint);
+        }
+        return box;
+      },
+    };
+  });
+}
+
+/** The editor position of a 1-based line and UTF-16 column, clamped to the document. */
+export function positionAt(doc: Text, line: number, column: number): number {
+  const target = doc.line(Math.min(Math.max(line, 1), doc.lines));
+  return Math.min(target.from + Math.max(column - 1, 0), target.to);
+}

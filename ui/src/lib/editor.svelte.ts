@@ -1,0 +1,402 @@
+// The open files, the active editor, the author's profile and everything the engine says about them.
+import type { EditorState, Text } from "@codemirror/state";
+import type { EditorView, ViewUpdate } from "@codemirror/view";
+import { forceLinting } from "@codemirror/lint";
+import type {
+  AppError,
+  Backend,
+  EditorDiagnostic,
+  FileLint,
+  ProfileId,
+  Result,
+  SaveGuard,
+  Verdict,
+} from "./backend";
+import { PROFILES } from "./backend";
+import { settle } from "./catalog";
+import { applyFix, createEditorState, positionAt, type EditorHooks, type LintedText } from "./codemirror";
+import { reactToDisk, type Conflict, type Resolution } from "./conflict";
+import type { ConfirmStore } from "./confirm.svelte";
+import { debounce } from "./debounce";
+import { OffsetMap, detectLineSeparator } from "./offsets";
+
+/** One file open in the editor; its EditorState (text, selection, undo history) survives switching files. */
+export class OpenDocument {
+  readonly path: string;
+  readonly readOnly: boolean;
+  state: EditorState;
+  /** The text as last read or saved, to tell whether the buffer is dirty. */
+  savedDoc: Text;
+  fingerprint: string | null = $state(null);
+  dirty: boolean = $state(false);
+  conflict: Conflict | null = $state(null);
+
+  constructor(path: string, readOnly: boolean, state: EditorState, fingerprint: string) {
+    this.path = path;
+    this.readOnly = readOnly;
+    this.state = state;
+    this.savedDoc = state.doc;
+    this.fingerprint = fingerprint;
+  }
+}
+
+export interface Compare {
+  path: string;
+  mine: string;
+  theirs: string;
+}
+
+/** Timings the e2e suite reads (performance entries with these names). */
+export const TIMING = { keystrokeToSquiggles: "keystroke-to-squiggles", lintRoundTrip: "lint-round-trip" } as const;
+
+const PREVIEW_DELAY_MS = 200;
+const VERDICT_DELAY_MS = 400;
+
+export class EditorStore {
+  documents: OpenDocument[] = $state([]);
+  activePath: string | null = $state(null);
+  readonly active: OpenDocument | null = $derived(this.documents.find((doc) => doc.path === this.activePath) ?? null);
+  profile: ProfileId = $state("spec");
+
+  /** Diagnostics of the active buffer, as last linted. */
+  bufferDiagnostics: EditorDiagnostic[] = $state.raw([]);
+  /** Problems of every file of the workspace, as saved. */
+  workspaceFiles: FileLint[] = $state.raw([]);
+  verdicts: Verdict[] = $state.raw([]);
+  preview: { path: string; html: string } | null = $state.raw(null);
+  rule: { rule: string; html: string } | null = $state.raw(null);
+  compare: Compare | null = $state.raw(null);
+  /** The last failure worth telling the author about. */
+  notice: { title: string; message: string } | null = $state.raw(null);
+
+  readonly #backend: Backend;
+  readonly #confirm: ConfirmStore;
+  #view: EditorView | null = null;
+  #linted: LintedText | null = null;
+  #lastKeystroke: number | null = null;
+  #workspaceTicket = 0;
+  readonly #hooks: EditorHooks;
+  readonly #schedulePreview = debounce(() => this.#refreshPreview(), PREVIEW_DELAY_MS);
+  readonly #scheduleVerdicts = debounce(() => this.#refreshVerdicts(), VERDICT_DELAY_MS);
+
+  constructor(backend: Backend, confirm: ConfirmStore) {
+    this.#backend = backend;
+    this.#confirm = confirm;
+    this.#hooks = {
+      lint: (path, text) => this.#lint(path, text),
+      save: (path) => void this.save(path),
+      showRule: (rule) => void this.showRule(rule),
+      changed: (path, update) => this.#changed(path, update),
+    };
+  }
+
+  /** The editor view shows the active document; the store swaps states in and out of it. */
+  attach(view: EditorView | null): void {
+    this.#view = view;
+    if (view && this.active) view.setState(this.active.state);
+  }
+
+  get hasDirty(): boolean {
+    return this.documents.some((doc) => doc.dirty || doc.conflict !== null);
+  }
+
+  document(path: string): OpenDocument | null {
+    return this.documents.find((doc) => doc.path === path) ?? null;
+  }
+
+  /** Opens a file (or shows it if already open); asks first when the active buffer has unsaved edits. */
+  async open(path: string, at?: { line: number; column: number }): Promise<boolean> {
+    const current = this.active;
+    if (current && current.path !== path && current.dirty) {
+      const choice = await this.#confirm.ask("Unsaved changes", `${current.path} has unsaved changes.`, [
+        { id: "save", label: "Save" },
+        { id: "keep", label: "Keep unsaved" },
+        { id: "cancel", label: "Cancel" },
+      ]);
+      if (choice === "cancel") return false;
+      if (choice === "save" && !(await this.save(current.path))) return false;
+    }
+    let doc = this.document(path);
+    if (!doc) {
+      const read = await settle(() => this.#backend.readFile(path));
+      if (read.status === "error") {
+        this.#fail(`Cannot open ${path}`, read.error);
+        return false;
+      }
+      doc = new OpenDocument(
+        path,
+        path.startsWith("package:"),
+        createEditorState(path, read.data.text, path.startsWith("package:"), this.#hooks),
+        read.data.fingerprint,
+      );
+      this.documents = [...this.documents, doc];
+    }
+    this.#activate(doc);
+    if (at && this.#view) {
+      const position = positionAt(this.#view.state.doc, at.line, at.column);
+      this.#view.dispatch({ selection: { anchor: position }, scrollIntoView: true });
+      this.#view.focus();
+    }
+    return true;
+  }
+
+  /** Saves the buffer: only over the version it was read from, unless `guard` says otherwise. */
+  async save(path: string, guard?: SaveGuard): Promise<boolean> {
+    const doc = this.document(path);
+    if (!doc || doc.readOnly) return false;
+    const state = doc.state;
+    const text = state.sliceDoc();
+    const chosen: SaveGuard = guard ?? (doc.fingerprint ? { kind: "unchanged", fingerprint: doc.fingerprint } : { kind: "new" });
+    const saved = await settle(() => this.#backend.saveFile(path, text, chosen));
+    if (saved.status === "error") {
+      if (saved.error.code === "changed_on_disk" || saved.error.code === "already_exists") {
+        this.#react(doc, { kind: "save-refused" });
+      } else {
+        this.#fail(`Could not save ${path}`, saved.error);
+      }
+      return false;
+    }
+    doc.fingerprint = saved.data;
+    doc.savedDoc = state.doc;
+    doc.dirty = doc.state.doc !== state.doc && !doc.state.doc.eq(state.doc);
+    doc.conflict = null;
+    if (this.compare?.path === path) this.compare = null;
+    void this.refreshWorkspaceLint();
+    return true;
+  }
+
+  /** Carries out the author's choice in a conflict banner. */
+  async resolve(path: string, resolution: Resolution): Promise<void> {
+    const doc = this.document(path);
+    if (!doc) return;
+    switch (resolution) {
+      case "keep-mine":
+        await this.save(path, { kind: "overwrite" });
+        return;
+      case "save-again":
+        doc.fingerprint = null;
+        await this.save(path, { kind: "new" });
+        return;
+      case "close":
+        this.close(path);
+        return;
+      case "reload-theirs": {
+        const read = await settle(() => this.#backend.readFile(path));
+        if (read.status === "error") {
+          if (read.error.code === "not_found") doc.conflict = { kind: "deleted" };
+          else this.#fail(`Cannot reload ${path}`, read.error);
+          return;
+        }
+        // Replaced in one undoable step: Ctrl+Z brings the author's version back.
+        this.#replaceText(doc, read.data.text, read.data.fingerprint);
+        doc.conflict = null;
+        if (this.compare?.path === path) this.compare = null;
+      }
+    }
+  }
+
+  /** Opens the side-by-side view of the buffer and the file on disk. */
+  async showCompare(path: string): Promise<void> {
+    const doc = this.document(path);
+    if (!doc) return;
+    const read = await settle(() => this.#backend.readFile(path));
+    const theirs = read.status === "ok" ? read.data.text : doc.conflict?.kind === "changed" ? (doc.conflict.theirs ?? "") : "";
+    this.compare = { path, mine: doc.state.sliceDoc(), theirs };
+  }
+
+  close(path: string): void {
+    const doc = this.document(path);
+    if (!doc) return;
+    this.documents = this.documents.filter((other) => other !== doc);
+    if (this.compare?.path === path) this.compare = null;
+    if (this.activePath === path) {
+      this.activePath = null;
+      this.bufferDiagnostics = [];
+      this.verdicts = [];
+      this.preview = null;
+      this.#linted = null;
+      const next = this.documents[this.documents.length - 1];
+      if (next) this.#activate(next);
+    }
+  }
+
+  closeAll(): void {
+    this.documents = [];
+    this.activePath = null;
+    this.bufferDiagnostics = [];
+    this.verdicts = [];
+    this.preview = null;
+    this.compare = null;
+    this.#linted = null;
+  }
+
+  /** Before the workspace or the window goes away: true when nothing unsaved is left or the author let it go. */
+  async mayDiscardAll(action: string): Promise<boolean> {
+    const unsaved = this.documents.filter((doc) => doc.dirty || doc.conflict);
+    if (unsaved.length === 0) return true;
+    const names = unsaved.map((doc) => doc.path).join(", ");
+    const choice = await this.#confirm.ask("Unsaved changes", `Unsaved changes in ${names}. ${action}?`, [
+      { id: "save", label: "Save all" },
+      { id: "discard", label: "Discard", destructive: true },
+      { id: "cancel", label: "Cancel" },
+    ]);
+    if (choice === "cancel") return false;
+    if (choice === "discard") return true;
+    for (const doc of unsaved) if (!(await this.save(doc.path))) return false;
+    return true;
+  }
+
+  /** Applies a diagnostic's fix to the active buffer as one undoable transaction. */
+  fix(diagnostic: EditorDiagnostic): boolean {
+    if (!this.#view || !this.#linted || !diagnostic.fix) return false;
+    return applyFix(this.#view, diagnostic.fix, this.#linted);
+  }
+
+  setProfile(profile: ProfileId): void {
+    this.profile = profile;
+    if (this.#view) forceLinting(this.#view);
+    void this.refreshWorkspaceLint();
+  }
+
+  async showRule(rule: string): Promise<void> {
+    const answer = await settle(() => this.#backend.ruleDocumentation(rule));
+    if (answer.status === "error") {
+      this.#fail(`No documentation for ${rule}`, answer.error);
+      return;
+    }
+    this.rule = { rule, html: answer.data.html };
+  }
+
+  async refreshWorkspaceLint(): Promise<void> {
+    const ticket = ++this.#workspaceTicket;
+    const answer = await settle(() => this.#backend.lintWorkspace([this.profile]));
+    if (ticket !== this.#workspaceTicket) return;
+    this.workspaceFiles = answer.status === "ok" ? answer.data.files : [];
+  }
+
+  /** The watcher saw changes: reload clean buffers, flag dirty ones, refresh the problems. */
+  async filesChanged(paths: string[]): Promise<void> {
+    const touched = this.documents.filter((doc) =>
+      paths.some((changed) => changed === doc.path || doc.path.startsWith(`${changed}/`)),
+    );
+    for (const doc of touched) {
+      const read = await settle(() => this.#backend.readFile(doc.path));
+      if (read.status === "ok") this.#react(doc, { kind: "read", text: read.data.text, fingerprint: read.data.fingerprint });
+      else if (read.error.code === "not_found") this.#react(doc, { kind: "missing" });
+    }
+    await this.refreshWorkspaceLint();
+  }
+
+  #react(doc: OpenDocument, event: Parameters<typeof reactToDisk>[1]): void {
+    const reaction = reactToDisk({ dirty: doc.dirty, fingerprint: doc.fingerprint, conflict: doc.conflict }, event);
+    switch (reaction.kind) {
+      case "nothing":
+        return;
+      case "reload":
+        this.#replaceText(doc, reaction.text, reaction.fingerprint);
+        return;
+      case "close":
+        this.close(doc.path);
+        return;
+      case "conflict":
+        doc.conflict = reaction.conflict;
+    }
+  }
+
+  #replaceText(doc: OpenDocument, text: string, fingerprint: string): void {
+    const separator = detectLineSeparator(text);
+    if (separator !== (doc.state.lineBreak === "\r\n" ? "\r\n" : "\n")) {
+      doc.state = createEditorState(doc.path, text, doc.readOnly, this.#hooks);
+      if (this.activePath === doc.path) this.#view?.setState(doc.state);
+    } else {
+      const spec = { changes: { from: 0, to: doc.state.doc.length, insert: text }, userEvent: "input.reload" };
+      if (this.activePath === doc.path && this.#view) this.#view.dispatch(spec);
+      else doc.state = doc.state.update(spec).state;
+    }
+    doc.savedDoc = doc.state.doc;
+    doc.fingerprint = fingerprint;
+    doc.dirty = false;
+    if (this.activePath === doc.path) {
+      this.#schedulePreview();
+      this.#scheduleVerdicts();
+    }
+  }
+
+  #activate(doc: OpenDocument): void {
+    if (this.activePath === doc.path) return;
+    this.activePath = doc.path;
+    this.bufferDiagnostics = [];
+    this.#linted = null;
+    this.rule = null;
+    this.#view?.setState(doc.state);
+    this.#schedulePreview.flush();
+    void this.#refreshPreview();
+    void this.#refreshVerdicts();
+  }
+
+  #changed(path: string, update: ViewUpdate): void {
+    const doc = this.document(path);
+    if (!doc) return;
+    doc.state = update.state;
+    if (!update.docChanged) return;
+    doc.dirty = !update.state.doc.eq(doc.savedDoc);
+    if (update.transactions.some((tr) => tr.isUserEvent("input") || tr.isUserEvent("delete"))) {
+      this.#lastKeystroke = performance.now();
+    }
+    if (path === this.activePath) {
+      this.#schedulePreview();
+      this.#scheduleVerdicts();
+    }
+  }
+
+  async #lint(path: string, text: string): Promise<EditorDiagnostic[] | null> {
+    const started = performance.now();
+    const keystroke = this.#lastKeystroke;
+    const answer = await settle(() => this.#backend.lintBuffer(path, text, [this.profile]));
+    if (answer.status === "error" || path !== this.activePath) return null;
+    const doc = this.document(path);
+    if (!doc || doc.state.sliceDoc() !== text) return null;
+    const diagnostics = answer.data.diagnostics;
+    this.bufferDiagnostics = diagnostics;
+    const separator = doc.state.lineBreak === "\r\n" ? "\r\n" : "\n";
+    this.#linted = { doc: doc.state.doc, map: new OffsetMap(text, separator), diagnostics };
+    // Measured once the squiggles are painted: the frame after CodeMirror receives them.
+    const nextFrame = typeof requestAnimationFrame === "function" ? requestAnimationFrame : (run: () => void) => setTimeout(run, 0);
+    nextFrame(() => {
+      const painted = performance.now();
+      try {
+        performance.measure(TIMING.lintRoundTrip, { start: started, end: painted });
+        if (keystroke !== null && keystroke === this.#lastKeystroke) {
+          performance.measure(TIMING.keystrokeToSquiggles, { start: keystroke, end: painted });
+          this.#lastKeystroke = null;
+        }
+      } catch {
+        // Timings are for the benchmark only; an engine without User Timing Level 3 just has none.
+      }
+    });
+    return diagnostics;
+  }
+
+  async #refreshPreview(): Promise<void> {
+    const doc = this.active;
+    if (!doc) return;
+    const text = doc.state.sliceDoc();
+    const answer = await settle(() => this.#backend.renderPreview(doc.path, text));
+    if (this.activePath !== doc.path) return;
+    this.preview = answer.status === "ok" ? { path: doc.path, html: answer.data.html } : null;
+  }
+
+  async #refreshVerdicts(): Promise<void> {
+    const doc = this.active;
+    if (!doc) return;
+    const answer = await settle(() => this.#backend.lintBuffer(doc.path, doc.state.sliceDoc(), PROFILES));
+    if (this.activePath !== doc.path) return;
+    this.verdicts = answer.status === "ok" ? answer.data.verdicts : [];
+  }
+
+  #fail(title: string, error: AppError): void {
+    this.notice = { title, message: error.message };
+  }
+}
+
+export type { Result };

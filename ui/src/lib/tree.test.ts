@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { skill } from "../test/fakeBackend";
+import { buildTree, countsBySkill, shownCount, skillFolder, skillNameProblem } from "./tree";
+
+const root = "/work/skills";
+const skills = [
+  skill("zeta", "Last alphabetically."),
+  skill("alpha", "Reads CSV files."),
+  { name: "nested", description: "In a group.", location: `${root}/group/nested/SKILL.md` },
+];
+const files = [
+  { path: `${root}/alpha/SKILL.md`, errors: 1, warnings: 2, infos: 0 },
+  { path: `${root}/alpha/references/notes.md`, errors: 0, warnings: 1, infos: 3 },
+  { path: `${root}/alphabet/SKILL.md`, errors: 5, warnings: 0, infos: 0 },
+];
+
+describe("countsBySkill", () => {
+  it("adds up the files inside each skill folder and no sibling with a longer name", () => {
+    const counts = countsBySkill(skills, files);
+    expect(counts.get(`${root}/alpha/SKILL.md`)).toEqual({ errors: 1, warnings: 3, infos: 3 });
+    expect(counts.get(`${root}/zeta/SKILL.md`)).toEqual({ errors: 0, warnings: 0, infos: 0 });
+  });
+});
+
+describe("buildTree", () => {
+  const counts = countsBySkill(skills, files);
+
+  it("groups skills by the folder that holds them, sorted", () => {
+    const tree = buildTree(skills, root, counts, { text: "", onlyProblems: false });
+    expect(tree.map((group) => group.parent)).toEqual(["", "group"]);
+    expect(tree[0].skills.map((entry) => entry.folder)).toEqual(["alpha", "zeta"]);
+    expect(tree[1].skills[0].folder).toBe("group/nested");
+    expect(shownCount(tree)).toBe(3);
+  });
+
+  it("filters by text in the name, folder or description, ignoring case", () => {
+    expect(shownCount(buildTree(skills, root, counts, { text: "CSV", onlyProblems: false }))).toBe(1);
+    expect(shownCount(buildTree(skills, root, counts, { text: "group", onlyProblems: false }))).toBe(1);
+    expect(shownCount(buildTree(skills, root, counts, { text: "nothing", onlyProblems: false }))).toBe(0);
+  });
+
+  it("keeps only skills with errors or warnings when asked", () => {
+    const tree = buildTree(skills, root, counts, { text: "", onlyProblems: true });
+    expect(tree.flatMap((group) => group.skills.map((entry) => entry.skill.name))).toEqual(["alpha"]);
+  });
+
+  it("handles builtin locations that are not paths under a root", () => {
+    const builtin = [{ name: "b", description: "d", location: "package:skillforge/skills/b/SKILL.md" }];
+    const tree = buildTree(builtin, null, new Map(), { text: "", onlyProblems: false });
+    expect(tree[0].skills[0].folder).toBe("package:skillforge/skills/b");
+    expect(skillFolder(builtin[0].location)).toBe("package:skillforge/skills/b");
+  });
+});
+
+describe("skillNameProblem", () => {
+  it.each(["a", "csv-cleanup", "v2-notes"])("accepts %s", (name) => expect(skillNameProblem(name)).toBeNull());
+  it.each(["", "Csv", "csv_cleanup", "-a", "a-", "a--b", "a b", "x".repeat(65)])("rejects %j", (name) =>
+    expect(skillNameProblem(name)).not.toBeNull(),
+  );
+});

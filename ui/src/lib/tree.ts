@@ -1,0 +1,107 @@
+// The workspace tree: skills grouped by the folder that holds them, with problem counts and filters.
+import type { Skill } from "./backend";
+import { displayLocation } from "./catalog";
+
+export interface ProblemCounts {
+  errors: number;
+  warnings: number;
+  infos: number;
+}
+
+export interface FileProblems extends ProblemCounts {
+  path: string;
+}
+
+export interface TreeSkill {
+  skill: Skill;
+  /** The skill's folder as shown, relative to the root when inside it. */
+  folder: string;
+  counts: ProblemCounts;
+}
+
+export interface TreeGroup {
+  /** The folder that holds the skill folders, relative to the root; "" for the root itself. */
+  parent: string;
+  skills: TreeSkill[];
+}
+
+export interface TreeFilter {
+  text: string;
+  onlyProblems: boolean;
+}
+
+const NONE: ProblemCounts = { errors: 0, warnings: 0, infos: 0 };
+
+/** The folder of a SKILL.md location (everything before the last separator). */
+export function skillFolder(location: string): string {
+  const cut = Math.max(location.lastIndexOf("/"), location.lastIndexOf("\\"));
+  return cut === -1 ? "" : location.slice(0, cut);
+}
+
+function parentOf(folder: string): string {
+  const cut = Math.max(folder.lastIndexOf("/"), folder.lastIndexOf("\\"));
+  return cut === -1 ? "" : folder.slice(0, cut);
+}
+
+/** Adds up the problems of every file inside each skill's folder. */
+export function countsBySkill(skills: Skill[], files: FileProblems[]): Map<string, ProblemCounts> {
+  const counts = new Map<string, ProblemCounts>();
+  for (const skill of skills) {
+    const folder = skillFolder(skill.location);
+    const total = { ...NONE };
+    for (const file of files) {
+      if (file.path === skill.location || file.path.startsWith(`${folder}/`)) {
+        total.errors += file.errors;
+        total.warnings += file.warnings;
+        total.infos += file.infos;
+      }
+    }
+    counts.set(skill.location, total);
+  }
+  return counts;
+}
+
+export function hasProblems(counts: ProblemCounts): boolean {
+  return counts.errors + counts.warnings > 0;
+}
+
+/** Groups and filters the skills; groups and skills keep a stable order (by folder, then by name). */
+export function buildTree(
+  skills: Skill[],
+  root: string | null,
+  counts: Map<string, ProblemCounts>,
+  filter: TreeFilter,
+): TreeGroup[] {
+  const needle = filter.text.trim().toLowerCase();
+  const groups = new Map<string, TreeSkill[]>();
+  for (const skill of skills) {
+    const folder = displayLocation(skillFolder(skill.location), root);
+    const skillCounts = counts.get(skill.location) ?? NONE;
+    if (filter.onlyProblems && !hasProblems(skillCounts)) continue;
+    if (needle && !`${skill.name}\n${folder}\n${skill.description}`.toLowerCase().includes(needle)) continue;
+    const parent = parentOf(folder);
+    const list = groups.get(parent) ?? [];
+    list.push({ skill, folder, counts: skillCounts });
+    groups.set(parent, list);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([parent, list]) => ({
+      parent,
+      skills: list.sort((a, b) => a.folder.localeCompare(b.folder) || a.skill.name.localeCompare(b.skill.name)),
+    }));
+}
+
+export function shownCount(groups: TreeGroup[]): number {
+  return groups.reduce((sum, group) => sum + group.skills.length, 0);
+}
+
+const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** Why a new skill's name is not acceptable, or null when it is (lowercase words joined by single hyphens). */
+export function skillNameProblem(name: string): string | null {
+  if (name.length === 0) return "Enter a name.";
+  if (name.length > 64) return "Use at most 64 characters.";
+  if (!NAME.test(name)) return "Use lowercase letters, digits and single hyphens between words (like csv-cleanup).";
+  return null;
+}
