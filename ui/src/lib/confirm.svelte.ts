@@ -14,7 +14,8 @@ export interface Question {
 }
 
 export class ConfirmStore {
-  question: Question | null = $state(null);
+  // Raw: the question is compared by identity when answered.
+  question: Question | null = $state.raw(null);
 
   /** Asks and resolves with the chosen id; a newer question answers an older one with its last choice (cancel). */
   ask<Id extends string>(title: string, message: string, choices: Choice<Id>[]): Promise<Id> {

@@ -53,7 +53,8 @@ const PREVIEW_DELAY_MS = 200;
 const VERDICT_DELAY_MS = 400;
 
 export class EditorStore {
-  documents: OpenDocument[] = $state([]);
+  // Raw: documents are compared by identity, and the array is always replaced, never mutated.
+  documents: OpenDocument[] = $state.raw([]);
   activePath: string | null = $state(null);
   readonly active: OpenDocument | null = $derived(this.documents.find((doc) => doc.path === this.activePath) ?? null);
   profile: ProfileId = $state("spec");

@@ -1,0 +1,183 @@
+// The editing workflow against the fake backend: diagnostics, quick fixes, saves, conflicts and the preview.
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/svelte";
+import { EditorView } from "@codemirror/view";
+import { undo } from "@codemirror/commands";
+import { afterEach, describe, expect, it } from "vitest";
+import App from "./App.svelte";
+import { fakeBackend, fingerprintOf, ok, skill, workspaceView } from "./test/fakeBackend";
+
+afterEach(cleanup);
+
+const PATH = "/work/skills/csv/SKILL.md";
+const OTHER = "/work/skills/other/SKILL.md";
+const GOOD = "---\nname: csv\ndescription: Cleans CSV. Use when a CSV will not import.\n---\nBody\n";
+
+function setup(files: Record<string, string> = { [PATH]: GOOD, [OTHER]: "---\nname: other\n---\n" }) {
+  const backend = fakeBackend({
+    initial: ok(workspaceView([skill("csv"), skill("other")])),
+    open: () => ok(workspaceView([skill("csv"), skill("other")])),
+    files,
+  });
+  render(App, { backend });
+  return backend;
+}
+
+function view(): EditorView {
+  const dom = document.querySelector(".cm-editor");
+  const found = dom instanceof HTMLElement ? EditorView.findFromDOM(dom) : null;
+  if (!found) throw new Error("no editor");
+  return found;
+}
+
+async function openSkill(name: string) {
+  const item = (await screen.findAllByTestId("skill-item")).find((element) => element.dataset.skillName === name);
+  await fireEvent.click(item!);
+  await waitFor(() => expect(screen.getByTestId("editor-path").textContent).toBe(`${name}/SKILL.md`));
+}
+
+function type(from: number, to: number, insert: string) {
+  view().dispatch({ changes: { from, to, insert }, userEvent: "input.type" });
+}
+
+describe("the editor", () => {
+  it("lints the unsaved text, shows the code, and applies the quick fix as one undoable step", async () => {
+    setup();
+    await openSkill("csv");
+    const at = GOOD.indexOf("csv");
+    type(at, at + 3, "Bad_Name");
+    const problem = await screen.findByTestId("problem", {}, { timeout: 2000 });
+    expect(problem.dataset.code).toBe("SF001");
+    expect(screen.getByTestId("problem-message").textContent).toContain("Bad_Name");
+    await waitFor(() => expect(document.querySelector(".cm-lintRange-error")).not.toBeNull());
+    await fireEvent.click(screen.getByTestId("problem-fix"));
+    expect(view().state.sliceDoc()).toContain("name: bad-name\n");
+    await waitFor(() => expect(screen.queryByTestId("problem")).toBeNull(), { timeout: 2000 });
+    undo(view());
+    expect(view().state.sliceDoc()).toContain("name: Bad_Name\n");
+  });
+
+  it("keeps a CRLF file and its BOM byte for byte and maps diagnostics onto the right characters", async () => {
+    const crlf = "\uFEFF---\r\ndescription: d\r\nname: Bad\r\n---\r\n";
+    const backend = setup({ [PATH]: crlf });
+    await openSkill("csv");
+    await screen.findByTestId("problem", {}, { timeout: 2000 });
+    await fireEvent.click(screen.getByTestId("problem-fix"));
+    expect(view().state.sliceDoc()).toBe(crlf.replace("Bad", "bad"));
+    await fireEvent.keyDown(window, { key: "s", ctrlKey: true });
+    await waitFor(() => expect(backend.files.get(PATH)).toBe(crlf.replace("Bad", "bad")));
+  });
+
+  it("saves with Ctrl+S only over the version it read", async () => {
+    const backend = setup();
+    await openSkill("csv");
+    type(GOOD.length, GOOD.length, "More\n");
+    await waitFor(() => expect(screen.getByTestId("editor-state").dataset.dirty).toBe("true"));
+    await fireEvent.keyDown(window, { key: "s", ctrlKey: true });
+    await waitFor(() => expect(backend.files.get(PATH)).toBe(`${GOOD}More\n`));
+    expect(backend.calls).toContain(`saveFile ${PATH} unchanged`);
+    await waitFor(() => expect(screen.getByTestId("editor-state").dataset.dirty).toBe("false"));
+  });
+
+  it("never overwrites a file changed on disk: banner, compare, reload theirs, and undo brings mine back", async () => {
+    const backend = setup();
+    await openSkill("csv");
+    type(GOOD.length, GOOD.length, "Mine\n");
+    backend.files.set(PATH, `${GOOD}Theirs\n`);
+    await fireEvent.keyDown(window, { key: "s", ctrlKey: true });
+    const banner = await screen.findByTestId("conflict-banner");
+    expect(banner.dataset.conflict).toBe("changed");
+    expect(backend.files.get(PATH)).toBe(`${GOOD}Theirs\n`);
+    await fireEvent.click(screen.getByTestId("conflict-compare"));
+    expect(await screen.findByTestId("compare-view")).toBeTruthy();
+    await fireEvent.click(screen.getByTestId("compare-close"));
+    await fireEvent.click(screen.getByTestId("conflict-reload-theirs"));
+    await waitFor(() => expect(view().state.sliceDoc()).toBe(`${GOOD}Theirs\n`));
+    expect(screen.queryByTestId("conflict-banner")).toBeNull();
+    undo(view());
+    expect(view().state.sliceDoc()).toBe(`${GOOD}Mine\n`);
+  });
+
+  it("keeps mine over theirs when asked", async () => {
+    const backend = setup();
+    await openSkill("csv");
+    type(GOOD.length, GOOD.length, "Mine\n");
+    backend.files.set(PATH, "theirs");
+    backend.emit({ kind: "files_changed", paths: [PATH] });
+    await screen.findByTestId("conflict-banner");
+    await fireEvent.click(screen.getByTestId("conflict-keep-mine"));
+    await waitFor(() => expect(backend.files.get(PATH)).toBe(`${GOOD}Mine\n`));
+    expect(backend.calls).toContain(`saveFile ${PATH} overwrite`);
+  });
+
+  it("reloads a clean buffer by itself and flags a dirty one whose file was deleted", async () => {
+    const backend = setup();
+    await openSkill("csv");
+    backend.files.set(PATH, `${GOOD}Outside\n`);
+    backend.emit({ kind: "files_changed", paths: [PATH] });
+    await waitFor(() => expect(view().state.sliceDoc()).toBe(`${GOOD}Outside\n`));
+    type(0, 0, "x");
+    backend.files.delete(PATH);
+    backend.emit({ kind: "files_changed", paths: ["/work/skills/csv"] });
+    const banner = await screen.findByTestId("conflict-banner");
+    expect(banner.dataset.conflict).toBe("deleted");
+    await fireEvent.click(screen.getByTestId("conflict-save-again"));
+    await waitFor(() => expect(backend.files.get(PATH)).toBe(`x${GOOD}Outside\n`));
+    expect(fingerprintOf(backend.files.get(PATH)!)).toBeTruthy();
+  });
+
+  it("asks before switching away from unsaved edits", async () => {
+    setup();
+    await openSkill("csv");
+    type(0, 0, "x");
+    const other = (await screen.findAllByTestId("skill-item")).find((element) => element.dataset.skillName === "other")!;
+    await fireEvent.click(other);
+    await screen.findByTestId("confirm-dialog");
+    await fireEvent.click(screen.getByTestId("confirm-cancel"));
+    await waitFor(() => expect(screen.queryByTestId("confirm-dialog")).toBeNull());
+    expect(screen.getByTestId("editor-path").textContent).toBe("csv/SKILL.md");
+    await fireEvent.click(other);
+    await fireEvent.click(await screen.findByTestId("confirm-keep"));
+    await waitFor(() => expect(screen.getByTestId("editor-path").textContent).toBe("other/SKILL.md"));
+    // The unsaved buffer is kept, with its edit, when the author comes back.
+    await openSkill("csv");
+    expect(view().state.sliceDoc()).toBe(`x${GOOD}`);
+  });
+
+  it("shows the preview and opens external links only through the backend, on click", async () => {
+    const backend = setup();
+    await openSkill("csv");
+    const preview = await screen.findByTestId("preview");
+    const link = await waitFor(() => {
+      const found = preview.querySelector("a[data-link-status=external]");
+      if (!found) throw new Error("no link yet");
+      return found;
+    });
+    expect(backend.calls.filter((call) => call.startsWith("openExternal"))).toEqual([]);
+    await fireEvent.click(link);
+    expect(backend.calls).toContain("openExternal https://example.com/");
+  });
+
+  it("lists how each client sees the skill", async () => {
+    setup();
+    await fireEvent.click(await screen.findByTestId("tab-clients"));
+    await openSkill("csv");
+    const verdicts = await screen.findAllByTestId("verdict", {}, { timeout: 2000 });
+    expect(verdicts).toHaveLength(8);
+    expect(verdicts[0].dataset.outcome).toBe("loads");
+    expect(verdicts[0].textContent).toContain("Cleans CSV");
+  });
+});
+
+describe("the new skill dialog", () => {
+  it("refuses a bad name and creates and opens a good one", async () => {
+    const backend = setup();
+    await fireEvent.click(await screen.findByTestId("new-skill"));
+    const input = await screen.findByTestId("new-skill-name");
+    await fireEvent.input(input, { target: { value: "Bad Name" } });
+    expect((await screen.findByTestId("new-skill-problem")).textContent).toContain("lowercase");
+    await fireEvent.input(input, { target: { value: "fresh-skill" } });
+    await fireEvent.click(screen.getByTestId("new-skill-create"));
+    await waitFor(() => expect(backend.calls).toContain("createSkill /work/skills fresh-skill false false"));
+    await waitFor(() => expect(screen.getByTestId("editor-path").textContent).toBe("fresh-skill/SKILL.md"));
+  });
+});
