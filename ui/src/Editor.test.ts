@@ -15,7 +15,7 @@ const GOOD = "---\nname: csv\ndescription: Cleans CSV. Use when a CSV will not i
 function setup(files: Record<string, string> = { [PATH]: GOOD, [OTHER]: "---\nname: other\n---\n" }) {
   const backend = fakeBackend({
     initial: ok(workspaceView([skill("csv"), skill("other")])),
-    open: () => ok(workspaceView([skill("csv"), skill("other")])),
+    refresh: () => ok(workspaceView([skill("csv"), skill("other")])),
     files,
   });
   render(App, { backend });

@@ -146,9 +146,3 @@ function toCodeMirror(list: EditorDiagnostic[], map: OffsetMap, doc: Text, hooks
     };
   });
 }
-
-/** The editor position of a 1-based line and UTF-16 column, clamped to the document. */
-export function positionAt(doc: Text, line: number, column: number): number {
-  const target = doc.line(Math.min(Math.max(line, 1), doc.lines));
-  return Math.min(target.from + Math.max(column - 1, 0), target.to);
-}

@@ -14,7 +14,7 @@ import type {
 } from "./backend";
 import { PROFILES } from "./backend";
 import { settle } from "./catalog";
-import { applyFix, createEditorState, positionAt, type EditorHooks, type LintedText } from "./codemirror";
+import { applyFix, createEditorState, type EditorHooks, type LintedText } from "./codemirror";
 import { reactToDisk, type Conflict, type Resolution } from "./conflict";
 import type { ConfirmStore } from "./confirm.svelte";
 import { debounce } from "./debounce";
@@ -106,7 +106,7 @@ export class EditorStore {
   }
 
   /** Opens a file (or shows it if already open); asks first when the active buffer has unsaved edits. */
-  async open(path: string, at?: { line: number; column: number }): Promise<boolean> {
+  async open(path: string, at?: { offset: number }): Promise<boolean> {
     const current = this.active;
     if (current && current.path !== path && current.dirty) {
       const choice = await this.#confirm.ask("Unsaved changes", `${current.path} has unsaved changes.`, [
@@ -134,7 +134,10 @@ export class EditorStore {
     }
     this.#activate(doc);
     if (at && this.#view) {
-      const position = positionAt(this.#view.state.doc, at.line, at.column);
+      // Offsets are into the text that was linted: the live buffer's, or the saved file's for other files.
+      const state = this.#view.state;
+      const map = this.#linted?.doc === state.doc ? this.#linted.map : new OffsetMap(state.sliceDoc());
+      const position = Math.min(map.toPosition(at.offset), state.doc.length);
       this.#view.dispatch({ selection: { anchor: position }, scrollIntoView: true });
       this.#view.focus();
     }

@@ -51,10 +51,9 @@ export class WorkspaceStore {
 
   /** Scans the open folder again without blanking the window (after the watcher saw changes). */
   async rescan(): Promise<void> {
-    const root = this.view?.root;
-    if (!root || this.status !== "ready") return;
+    if (!this.view?.root || this.status !== "ready") return;
     const ticket = ++this.#ticket;
-    const result = await settle(() => this.#backend.openWorkspace(root));
+    const result = await settle(() => this.#backend.refreshWorkspace());
     if (ticket !== this.#ticket || result.status === "error") return;
     this.view = result.data;
   }

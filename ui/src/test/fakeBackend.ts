@@ -37,6 +37,7 @@ export interface FakeBackendOptions {
   builtin?: Answer<WorkspaceView>;
   open?: (path: string) => Answer<WorkspaceView>;
   pick?: Answer<string | null>;
+  refresh?: () => Answer<WorkspaceView>;
   /** The files the fake reads and writes, by absolute path. */
   files?: Record<string, string>;
 }
@@ -79,6 +80,7 @@ export function fakeLint(text: string, profiles: ProfileId[]): BufferLint {
         to,
         line,
         column: from - (before.lastIndexOf("\n") + 1) + 1,
+        profiles,
         fix: {
           title: "Lowercase the name",
           applicability: "safe",
@@ -127,6 +129,10 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       calls.push("pickWorkspaceFolder");
       return (await options.pick) ?? missing("pickWorkspaceFolder");
     },
+    refreshWorkspace: async () => {
+      calls.push("refreshWorkspace");
+      return options.refresh ? await options.refresh() : missing("refreshWorkspace");
+    },
     readFile: async (path: string) => {
       calls.push(`readFile ${path}`);
       const text = files.get(path);
@@ -166,13 +172,13 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
         files: [...files.entries()].map(([path, text]) => {
           const { diagnostics } = fakeLint(text, profiles);
           const errors = diagnostics.filter((d) => d.severity === "error").length;
-          return { path, errors, warnings: 0, infos: 0, diagnostics };
+          return { path, errors, warnings: 0, infos: 0, diagnostics, verdicts: [] };
         }),
       });
     },
     ruleDocumentation: async (rule) => {
       calls.push(`ruleDocumentation ${rule}`);
-      return ok({ html: `<h1>${rule}</h1><p>What it does.</p>` });
+      return ok({ html: `<h1>${rule}</h1><p>What it does.</p>`, links: [] });
     },
     createSkill: async (parent, name, withScripts, withReferences) => {
       calls.push(`createSkill ${parent} ${name} ${withScripts} ${withReferences}`);
