@@ -61,6 +61,62 @@ pub struct RegistryDiagnostic {
 pub struct Registry {
     skills: BTreeMap<String, SkillMeta>,
     pub diagnostics: Vec<RegistryDiagnostic>,
+    /// Unsaved SKILL.md text by resolved skill directory, read instead of the file.
+    texts: BTreeMap<PathBuf, String>,
+}
+
+/// One step of discovery, in discovery order: a root that is not a folder, or a skill directory
+/// with what the loader made of it. Kept so that unsaved text can replace one directory's result
+/// without reading the others again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScannedDir {
+    pub dir: PathBuf,
+    /// `false` for a missing root (its warning is in `diagnostics`).
+    pub is_skill: bool,
+    /// `None` when the loader skipped the skill.
+    pub meta: Option<SkillMeta>,
+    pub diagnostics: Vec<RegistryDiagnostic>,
+}
+
+impl ScannedDir {
+    /// Loads `dir` from `content` instead of its SKILL.md on disk.
+    pub fn from_text(dir: &Path, content: &str) -> Self {
+        let mut diagnostics = Vec::new();
+        let meta = load_skill_text(dir, content, &mut diagnostics);
+        Self {
+            dir: dir.to_path_buf(),
+            is_skill: true,
+            meta,
+            diagnostics,
+        }
+    }
+}
+
+/// Reads every skill directory under `roots` as `SkillsRegistry.discover` does, without merging.
+pub fn scan(roots: &[PathBuf]) -> Vec<ScannedDir> {
+    let mut scanned = Vec::new();
+    for root in roots {
+        if !root.is_dir() {
+            scanned.push(ScannedDir {
+                dir: root.clone(),
+                is_skill: false,
+                meta: None,
+                diagnostics: vec![diagnostic("warning", "Skills directory not found", root)],
+            });
+            continue;
+        }
+        for dir in skill_dirs(root) {
+            let mut diagnostics = Vec::new();
+            let meta = load_skill(&dir, &mut diagnostics);
+            scanned.push(ScannedDir {
+                dir,
+                is_skill: true,
+                meta,
+                diagnostics,
+            });
+        }
+    }
+    scanned
 }
 
 /// The frontmatter of a SKILL.md and its body, as 10xGraph's `split_frontmatter` cuts them.
@@ -332,7 +388,17 @@ fn load_skill(skill_dir: &Path, diagnostics: &mut Vec<RegistryDiagnostic>) -> Op
             return None;
         }
     };
-    let split = split_frontmatter(&content);
+    load_skill_text(skill_dir, &content, diagnostics)
+}
+
+/// `load_skill` on text already read (a saved file or an editor's unsaved buffer).
+fn load_skill_text(
+    skill_dir: &Path,
+    content: &str,
+    diagnostics: &mut Vec<RegistryDiagnostic>,
+) -> Option<SkillMeta> {
+    let skill_file = skill_dir.join(SKILL_FILE);
+    let split = split_frontmatter(content);
     let Some(raw) = split.yaml else {
         diagnostics.push(diagnostic(
             "error",
@@ -489,21 +555,28 @@ fn skill_dirs(root: &Path) -> Vec<PathBuf> {
 impl Registry {
     /// `SkillsRegistry.discover(roots)`.
     pub fn discover(roots: &[PathBuf]) -> Self {
+        Self::from_scan(&scan(roots), BTreeMap::new())
+    }
+
+    /// Merges scanned directories as `discover` does (the earlier directory wins a name).
+    /// `texts` holds unsaved SKILL.md text by skill directory; its bodies are read instead of the
+    /// files' (the metadata in `scanned` must already come from the same text).
+    pub fn from_scan(scanned: &[ScannedDir], texts: BTreeMap<PathBuf, String>) -> Self {
         let mut registry = Self::default();
         let mut found = Vec::new();
-        for root in roots {
-            if !root.is_dir() {
-                registry.diagnostics.push(diagnostic(
-                    "warning",
-                    "Skills directory not found",
-                    root,
-                ));
-                continue;
+        for entry in scanned {
+            registry
+                .diagnostics
+                .extend(entry.diagnostics.iter().cloned());
+            if let Some(meta) = &entry.meta {
+                found.push(meta.clone());
             }
-            for dir in skill_dirs(root) {
-                if let Some(meta) = load_skill(&dir, &mut registry.diagnostics) {
-                    found.push(meta);
-                }
+            if let Some(text) = texts.get(&entry.dir) {
+                let resolved = entry
+                    .meta
+                    .as_ref()
+                    .map_or_else(|| entry.dir.clone(), |meta| meta.skill_dir.clone());
+                registry.texts.insert(resolved, text.clone());
             }
         }
         for meta in found {
@@ -561,6 +634,9 @@ impl Registry {
         let Some(meta) = self.skills.get(name) else {
             return String::new();
         };
+        if let Some(text) = self.texts.get(&meta.skill_dir) {
+            return split_frontmatter(text).body.to_string();
+        }
         let Ok(bytes) =
             skill_files::read_file_in(&meta.skill_dir, SKILL_FILE, MAX_SKILL_FILE_BYTES)
         else {

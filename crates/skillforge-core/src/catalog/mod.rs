@@ -1,4 +1,13 @@
 //! Catalogs: one validated snapshot per source, and the manifest nagents shows a model.
+//!
+//! - [`listing`]: every client's model-facing catalog text (nagents, 10xGraph, skills-ref, Claude
+//!   Code, Codex) with per-skill ranges, shares and what the client's budget left out;
+//! - [`session`]: a workspace read once, with unsaved editor buffers laid over it per preview;
+//! - [`load`]: one skill's load-budget view (nagents' cut and 10xGraph's `activate_skill`).
+
+pub mod listing;
+pub mod load;
+pub mod session;
 
 use std::collections::BTreeMap;
 
@@ -84,6 +93,28 @@ Explicitly named skills can still be loaded with skill(name).]"
 /// nagents' `render_skill_manifest`, byte for byte: escaped descriptors in name order within
 /// 40,000 bytes, then an omission notice if not all of them fit.
 pub fn render_skill_manifest<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> String {
+    render_manifest_capped(skills, MAX_SKILL_MANIFEST_TOKENS).text
+}
+
+/// A manifest rendered under some token cap, with where each included descriptor sits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedManifest<'a> {
+    pub text: String,
+    /// Every skill in manifest (name) order; the first `spans.len()` are included.
+    pub ordered: Vec<&'a Skill>,
+    /// Byte range of each included descriptor in `text`.
+    pub spans: Vec<(usize, usize)>,
+    /// Byte range of the omission notice, when one was appended.
+    pub notice: Option<(usize, usize)>,
+}
+
+/// [`render_skill_manifest`] with nagents' `MAX_SKILL_MANIFEST_TOKENS` replaced by `cap_tokens`,
+/// so an author can see which skills a smaller manifest would drop. At the default cap the text is
+/// exactly nagents' own.
+pub fn render_manifest_capped<'a>(
+    skills: impl IntoIterator<Item = &'a Skill>,
+    cap_tokens: usize,
+) -> RenderedManifest<'a> {
     let mut ordered: Vec<&Skill> = skills.into_iter().collect();
     // Stable, like Python's sorted(), so equal names keep their order.
     ordered.sort_by(|a, b| a.name.cmp(&b.name));
@@ -91,10 +122,11 @@ pub fn render_skill_manifest<'a>(skills: impl IntoIterator<Item = &'a Skill>) ->
     // computed once, up front, from the total count.
     let reserved =
         MANIFEST_HEADER.len() + MANIFEST_FOOTER.len() + omission_notice(ordered.len()).len();
-    let mut remaining = (MAX_SKILL_MANIFEST_TOKENS * 4) as i64 - reserved as i64;
-    let mut out = String::with_capacity(MAX_SKILL_MANIFEST_TOKENS * 4 + 256);
+    let budget = cap_tokens.saturating_mul(4);
+    let mut remaining = i64::try_from(budget).unwrap_or(i64::MAX) - reserved as i64;
+    let mut out = String::with_capacity(budget.min(1 << 20) + 256);
     out.push_str(MANIFEST_HEADER);
-    let mut included = 0;
+    let mut spans = Vec::new();
     for skill in &ordered {
         let start = out.len();
         out.push_str("<skill name=\"");
@@ -110,13 +142,21 @@ pub fn render_skill_manifest<'a>(skills: impl IntoIterator<Item = &'a Skill>) ->
             break;
         }
         remaining -= size;
-        included += 1;
+        spans.push((start, out.len()));
     }
     out.push_str(MANIFEST_FOOTER);
-    if included < ordered.len() {
-        out.push_str(&omission_notice(ordered.len() - included));
+    let mut notice = None;
+    if spans.len() < ordered.len() {
+        let start = out.len();
+        out.push_str(&omission_notice(ordered.len() - spans.len()));
+        notice = Some((start, out.len()));
     }
-    out
+    RenderedManifest {
+        text: out,
+        ordered,
+        spans,
+        notice,
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,474 @@
+//! A workspace read once for catalog previews, with the editor's unsaved buffers laid over it on
+//! every preview.
+//!
+//! Reading and parsing thousands of SKILL.md files per keystroke would be far too slow, so each
+//! client's view of every file is computed when the session opens; a preview re-reads only the
+//! buffers it is given, through the same parsers, and merges them exactly as the client would
+//! (nagents: the overlay rules of [`crate::discovery::OverlaySource`]; 10xGraph: its registry
+//! merge, earlier directory first).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::listing::{
+    self, CatalogDialect, CatalogLimits, CatalogPreview, ClaudeCodeSkill, CodexSkill,
+    SkillsRefSkill, CODEX_MAX_DESCRIPTION_CHARS, CODEX_MAX_NAME_CHARS,
+};
+use super::{partition, MAX_SKILL_MANIFEST_TOKENS};
+use crate::activation::tenxgraph::{self, Registry, ScannedDir};
+use crate::discovery::{DirectoryOptions, DirectorySource, Survey};
+use crate::frontmatter::lite::parse_skill_metadata;
+use crate::frontmatter::yaml::{self, Node, Value};
+use crate::lint::config::Config;
+use crate::lint::workspace as lint_workspace;
+use crate::python;
+use crate::skill::Skill;
+use crate::text::TextRange;
+
+const SKILL_FILE: &str = "SKILL.md";
+
+/// An editor buffer: the unsaved text of the file at `path`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Buffer {
+    pub path: String,
+    pub text: String,
+}
+
+/// One SKILL.md as the full-YAML clients read it, computed once per text.
+#[derive(Debug, Clone)]
+struct Document {
+    path: PathBuf,
+    skills_ref: Result<SkillsRefSkill, String>,
+    claude_code: ClaudeCodeSkill,
+    codex: Result<CodexSkill, String>,
+}
+
+impl Document {
+    fn read(path: &Path, text: &str) -> Self {
+        let dir = path.parent().unwrap_or(path);
+        let dir_name = dir
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // skills-ref resolves the skill directory (links included) before naming the file.
+        let resolved = std::fs::canonicalize(dir)
+            .unwrap_or_else(|_| dir.to_path_buf())
+            .join(SKILL_FILE);
+        let display = path.display().to_string();
+        let strict = strict_frontmatter(text);
+        let field = |node: &Option<Node>, key: &str| -> Option<String> {
+            node.as_ref()
+                .and_then(|node| node.get(key))
+                .and_then(|entry| entry.value.as_scalar())
+                .map(|(text, _)| text.to_string())
+        };
+        let claude_code = match &strict {
+            Ok(node) => ClaudeCodeSkill {
+                name: field(node, "name")
+                    .map(|name| python::strip(&name).to_string())
+                    .filter(|name| !name.is_empty())
+                    .unwrap_or_else(|| dir_name.clone()),
+                description: field(node, "description").unwrap_or_default(),
+                when_to_use: field(node, "when_to_use"),
+                location: display.clone(),
+            },
+            // Malformed frontmatter: Claude Code still loads the body, with empty metadata.
+            Err(_) => ClaudeCodeSkill {
+                name: dir_name.clone(),
+                description: String::new(),
+                when_to_use: None,
+                location: display.clone(),
+            },
+        };
+        let codex = strict
+            .as_ref()
+            .map_err(|error| format!("{display}: invalid YAML frontmatter, skipped: {error}"))
+            .and_then(|node| {
+                let name = field(node, "name").unwrap_or_else(|| dir_name.clone());
+                let description = field(node, "description")
+                    .ok_or_else(|| format!("{display}: no description, skipped"))?;
+                let description = collapse_whitespace(&description);
+                if python::char_len(&name) > CODEX_MAX_NAME_CHARS {
+                    return Err(format!(
+                        "{display}: name longer than {CODEX_MAX_NAME_CHARS} characters, skipped"
+                    ));
+                }
+                if python::char_len(&description) > CODEX_MAX_DESCRIPTION_CHARS {
+                    return Err(format!(
+                        "{display}: description longer than {CODEX_MAX_DESCRIPTION_CHARS} characters, skipped"
+                    ));
+                }
+                Ok(CodexSkill {
+                    name,
+                    description,
+                    path: display.clone(),
+                })
+            });
+        Self {
+            path: path.to_path_buf(),
+            skills_ref: skills_ref_properties(text, &resolved.display().to_string())
+                .map_err(|error| format!("{display}: {error}")),
+            claude_code,
+            codex,
+        }
+    }
+}
+
+/// The frontmatter mapping as a strict YAML reader sees it; `Ok(None)` for an empty block.
+fn strict_frontmatter(text: &str) -> Result<Option<Node>, String> {
+    let layout = yaml::layout(text).map_err(|error| error.to_string())?;
+    let node = yaml::parse(text, layout.yaml).map_err(|error| error.to_string())?;
+    match &node {
+        Some(Node {
+            value: Value::Mapping { .. },
+            ..
+        })
+        | None => Ok(node),
+        Some(other) => Err(format!(
+            "the frontmatter is {}, not a mapping",
+            other.kind_name()
+        )),
+    }
+}
+
+/// skills-ref's `read_properties`: its own `---` split, then name and description, stripped.
+fn skills_ref_properties(text: &str, location: &str) -> Result<SkillsRefSkill, String> {
+    if !text.starts_with("---") {
+        return Err("SKILL.md must start with YAML frontmatter (---)".into());
+    }
+    // `content.split("---", 2)`: the YAML is whatever lies between the first two `---`.
+    let Some(close) = text[3..].find("---").map(|index| index + 3) else {
+        return Err("SKILL.md frontmatter not properly closed with ---".into());
+    };
+    let node = yaml::parse(text, TextRange::new(3, close))
+        .map_err(|error| format!("Invalid YAML in frontmatter: {error}"))?;
+    let Some(node) = node.filter(|node| matches!(node.value, Value::Mapping { .. })) else {
+        return Err("SKILL.md frontmatter must be a YAML mapping".into());
+    };
+    let mut fields = Vec::with_capacity(2);
+    for key in ["name", "description"] {
+        let Some(entry) = node.get(key) else {
+            return Err(format!("Missing required field in frontmatter: {key}"));
+        };
+        let value = entry
+            .value
+            .as_scalar()
+            .map(|(text, _)| python::strip(text))
+            .filter(|text| !text.is_empty())
+            .ok_or_else(|| format!("Field '{key}' must be a non-empty string"))?;
+        fields.push(value.to_string());
+    }
+    let description = fields.pop().unwrap_or_default();
+    let name = fields.pop().unwrap_or_default();
+    Ok(SkillsRefSkill {
+        name,
+        description,
+        location: location.to_string(),
+    })
+}
+
+/// `" ".join(text.split())`.
+fn collapse_whitespace(text: &str) -> String {
+    text.split(python::is_space)
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The nagents view with buffers applied.
+#[derive(Debug, Clone, Default)]
+pub struct NagentsView {
+    /// One skill per name (the first found), in name order.
+    pub skills: Vec<Skill>,
+    pub diagnostics: Vec<String>,
+    /// nagents' failure of the whole catalog (a duplicate name).
+    pub error: Option<String>,
+}
+
+/// A workspace's skills as every client reads them, read once.
+#[derive(Debug, Clone, Default)]
+pub struct CatalogSession {
+    roots: Vec<PathBuf>,
+    nagents: Survey,
+    tenxgraph: Vec<ScannedDir>,
+    documents: Vec<Document>,
+}
+
+impl CatalogSession {
+    /// Reads the skills under `roots` with nagents' default walk bounds.
+    pub fn open(roots: &[PathBuf]) -> Self {
+        Self::open_with(roots, DirectoryOptions::default())
+    }
+
+    /// Like [`CatalogSession::open`], with nagents' walk bounds under the caller's control.
+    pub fn open_with(roots: &[PathBuf], directory: DirectoryOptions) -> Self {
+        let nagents = DirectorySource::new(roots, directory).walk();
+        let tenxgraph = tenxgraph::scan(roots);
+        let mut documents = Vec::new();
+        for root in roots {
+            // A root without any SKILL.md is an empty workspace, not an error.
+            if let Ok(files) =
+                lint_workspace::collect(std::slice::from_ref(root), &Config::default())
+            {
+                documents.extend(
+                    files
+                        .into_iter()
+                        .map(|file| Document::read(&file.path, &file.source)),
+                );
+            }
+        }
+        Self {
+            roots: roots.to_vec(),
+            nagents,
+            tenxgraph,
+            documents,
+        }
+    }
+
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    /// Whether `path` may hold a skill of this workspace (new, unsaved skills included).
+    fn is_skill_file_inside(&self, path: &Path) -> bool {
+        path.file_name().is_some_and(|name| name == SKILL_FILE)
+            && self.roots.iter().any(|root| path.starts_with(root))
+    }
+
+    /// nagents' catalog with `buffers` in place of their files.
+    pub fn nagents_view(&self, buffers: &[Buffer]) -> NagentsView {
+        let texts: HashMap<&str, &str> = buffers
+            .iter()
+            .map(|buffer| (buffer.path.as_str(), buffer.text.as_str()))
+            .collect();
+        let mut found = Vec::with_capacity(self.nagents.found.len() + buffers.len());
+        let mut diagnostics = self.nagents.diagnostics.clone();
+        let mut known = HashSet::new();
+        for skill in &self.nagents.found {
+            known.insert(skill.location.as_str());
+            match texts.get(skill.location.as_str()) {
+                None => found.push(skill.clone()),
+                Some(text) => parse_nagents(&skill.location, text, &mut found, &mut diagnostics),
+            }
+        }
+        for buffer in buffers {
+            if !known.contains(buffer.path.as_str())
+                && self.is_skill_file_inside(Path::new(&buffer.path))
+            {
+                parse_nagents(&buffer.path, &buffer.text, &mut found, &mut diagnostics);
+            }
+        }
+        let parts = partition(found);
+        let mut seen = HashSet::new();
+        let skills = parts
+            .skills
+            .into_iter()
+            .filter(|skill| seen.insert(skill.name.clone()))
+            .collect();
+        NagentsView {
+            skills,
+            diagnostics,
+            error: parts.error.map(|error| error.to_string()),
+        }
+    }
+
+    /// 10xGraph's registry with `buffers` in place of their files.
+    pub fn registry(&self, buffers: &[Buffer]) -> Registry {
+        let texts: BTreeMap<PathBuf, String> = buffers
+            .iter()
+            .filter_map(|buffer| {
+                let path = Path::new(&buffer.path);
+                if path.file_name()? != SKILL_FILE {
+                    return None;
+                }
+                Some((path.parent()?.to_path_buf(), buffer.text.clone()))
+            })
+            .collect();
+        if texts.is_empty() {
+            return Registry::from_scan(&self.tenxgraph, texts);
+        }
+        let scanned: Vec<ScannedDir> = self
+            .tenxgraph
+            .iter()
+            .map(|entry| match texts.get(&entry.dir) {
+                Some(text) if entry.is_skill => ScannedDir::from_text(&entry.dir, text),
+                _ => entry.clone(),
+            })
+            .collect();
+        Registry::from_scan(&scanned, texts)
+    }
+
+    fn documents(&self, buffers: &[Buffer]) -> Vec<Document> {
+        let mut documents = self.documents.clone();
+        for buffer in buffers {
+            let path = Path::new(&buffer.path);
+            match documents.iter_mut().find(|document| document.path == path) {
+                Some(document) => *document = Document::read(path, &buffer.text),
+                None if self.is_skill_file_inside(path) => {
+                    documents.push(Document::read(path, &buffer.text));
+                }
+                None => {}
+            }
+        }
+        documents.sort_by(|a, b| a.path.cmp(&b.path));
+        documents
+    }
+
+    /// The catalog text `dialect` would show, with `buffers` in place of their files.
+    pub fn preview(
+        &self,
+        dialect: CatalogDialect,
+        limits: &CatalogLimits,
+        buffers: &[Buffer],
+    ) -> CatalogPreview {
+        match dialect {
+            CatalogDialect::Nagents => {
+                let view = self.nagents_view(buffers);
+                let mut problems = view.diagnostics;
+                if let Some(error) = view.error {
+                    problems.insert(
+                        0,
+                        format!("nagents fails the whole catalog: {error} (the preview keeps the first skill of each name)"),
+                    );
+                }
+                let cap = limits
+                    .manifest_tokens
+                    .unwrap_or(MAX_SKILL_MANIFEST_TOKENS as u32);
+                listing::nagents_manifest(&view.skills, cap, problems)
+            }
+            CatalogDialect::Tenxgraph => {
+                let registry = self.registry(buffers);
+                let problems = registry
+                    .diagnostics
+                    .iter()
+                    .map(|d| format!("{}: {}: {}", d.level, d.path, d.message))
+                    .collect();
+                listing::tenxgraph_catalog(&registry, problems)
+            }
+            CatalogDialect::SkillsRef => {
+                let (skills, problems) = split(self.documents(buffers), |d| d.skills_ref);
+                listing::skills_ref_prompt(&skills, problems)
+            }
+            CatalogDialect::ClaudeCode => {
+                let skills: Vec<ClaudeCodeSkill> = self
+                    .documents(buffers)
+                    .into_iter()
+                    .map(|document| document.claude_code)
+                    .collect();
+                listing::claude_code_listing(&skills, limits.context_window, Vec::new())
+            }
+            CatalogDialect::Codex => {
+                let (skills, problems) = split(self.documents(buffers), |d| d.codex);
+                listing::codex_listing(&skills, limits.context_window, problems)
+            }
+        }
+    }
+}
+
+fn split<T>(
+    documents: Vec<Document>,
+    pick: impl Fn(Document) -> Result<T, String>,
+) -> (Vec<T>, Vec<String>) {
+    let mut good = Vec::with_capacity(documents.len());
+    let mut problems = Vec::new();
+    for document in documents {
+        match pick(document) {
+            Ok(item) => good.push(item),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    (good, problems)
+}
+
+fn parse_nagents(
+    location: &str,
+    text: &str,
+    found: &mut Vec<Skill>,
+    diagnostics: &mut Vec<String>,
+) {
+    let directory_name = Path::new(location)
+        .parent()
+        .and_then(Path::file_name)
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match parse_skill_metadata(text, location, &directory_name) {
+        Ok(skill) => found.push(skill),
+        Err(error) => diagnostics.push(format!("{location}: {error}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).ok();
+        }
+        std::fs::write(path, text).ok();
+    }
+
+    #[test]
+    fn buffers_replace_files_in_every_dialect() {
+        let Ok(temp) = tempfile::tempdir() else {
+            return;
+        };
+        let root = temp.path().to_path_buf();
+        write(
+            &root.join("a/SKILL.md"),
+            "---\nname: a\ndescription: saved text\n---\nbody\n",
+        );
+        write(
+            &root.join("b/SKILL.md"),
+            "---\nname: b\ndescription: other\n---\nbody\n",
+        );
+        let session = CatalogSession::open(std::slice::from_ref(&root));
+        let path = root.join("a/SKILL.md").display().to_string();
+        let buffers = [Buffer {
+            path: path.clone(),
+            text: "---\nname: a\ndescription: unsaved text\n---\nbody\n".into(),
+        }];
+        for dialect in CatalogDialect::ALL {
+            let saved = session.preview(dialect, &CatalogLimits::default(), &[]);
+            assert!(
+                saved.text.contains("saved text"),
+                "{dialect:?}: {}",
+                saved.text
+            );
+            let edited = session.preview(dialect, &CatalogLimits::default(), &buffers);
+            assert!(
+                edited.text.contains("unsaved text"),
+                "{dialect:?}: {}",
+                edited.text
+            );
+            assert_eq!(edited.entries.len(), 2, "{dialect:?}");
+        }
+        // A new, unsaved skill shows up where the client would list it after saving.
+        let new = [Buffer {
+            path: root.join("c/SKILL.md").display().to_string(),
+            text: "---\nname: c\ndescription: brand new\n---\n".into(),
+        }];
+        let preview = session.preview(CatalogDialect::Nagents, &CatalogLimits::default(), &new);
+        assert!(preview.text.contains("brand new"));
+    }
+
+    #[test]
+    fn skills_ref_properties_follow_read_properties() {
+        let ok = skills_ref_properties("---\nname:  a \ndescription: d\n---\n", "/l");
+        assert_eq!(
+            ok.map(|s| (s.name, s.description)),
+            Ok(("a".into(), "d".into()))
+        );
+        assert_eq!(
+            skills_ref_properties("---\nname: a\n---\n", "/l"),
+            Err("Missing required field in frontmatter: description".into())
+        );
+        assert_eq!(
+            skills_ref_properties("name: a", "/l"),
+            Err("SKILL.md must start with YAML frontmatter (---)".into())
+        );
+    }
+}
