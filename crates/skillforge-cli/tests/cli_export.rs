@@ -1,0 +1,169 @@
+//! `skillforge export` end to end: the real binary on the export fixtures, full output and exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/export/skills")
+}
+
+/// Runs the binary in `dir` (relative paths keep the output free of machine paths).
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = match Command::new(env!("CARGO_BIN_EXE_skillforge"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+    {
+        Ok(output) => output,
+        Err(error) => panic!("cannot run skillforge: {error}"),
+    };
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn workspace() -> tempfile::TempDir {
+    let Ok(temp) = tempfile::tempdir() else {
+        panic!("no temporary directory")
+    };
+    let copied = Command::new("cp")
+        .arg("-R")
+        .arg(fixtures())
+        .arg(temp.path().join("skills"))
+        .status();
+    assert!(copied.is_ok_and(|status| status.success()));
+    temp
+}
+
+#[test]
+fn archives_are_written_with_a_summary() {
+    let temp = workspace();
+    let (code, stdout, stderr) = run(
+        temp.path(),
+        &[
+            "export",
+            "skills",
+            "--to",
+            "skill-archive",
+            "--skills",
+            "pdf-forms,release-notes",
+            "--out",
+            "out",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let out = temp.path().join("out");
+    let expected = format!(
+        "validated 2 skill(s) under claude-upload: 0 error(s), 0 warning(s)\n\
+         created {} (3 file(s), {} bytes)\n  pdf-forms.skill\n  release-notes.skill\n",
+        out.display(),
+        ["bundle.json", "pdf-forms.skill", "release-notes.skill"]
+            .iter()
+            .map(|name| std::fs::metadata(out.join(name)).map_or(0, |meta| meta.len()))
+            .sum::<u64>()
+    );
+    assert!(stdout.starts_with(&expected), "{stdout}");
+    assert!(stdout.contains("  skill pdf-forms from "), "{stdout}");
+}
+
+#[test]
+fn validation_errors_exit_1_and_usage_errors_exit_2() {
+    let temp = workspace();
+    // folder-named has no `name`, which the specification requires.
+    let (code, stdout, _) = run(
+        temp.path(),
+        &[
+            "export",
+            "skills",
+            "--to",
+            "client-folder",
+            "--client",
+            "agents",
+            "--out",
+            "project",
+        ],
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("SF201"), "{stdout}");
+    assert!(stdout
+        .ends_with("export blocked (client-folder): fix the errors above; nothing was written\n"));
+    assert!(!temp.path().join("project").exists());
+
+    let (code, _, stderr) = run(
+        temp.path(),
+        &[
+            "export",
+            "skills",
+            "--to",
+            "client-folder",
+            "--out",
+            "project",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("needs a client"), "{stderr}");
+
+    let (code, _, stderr) = run(
+        temp.path(),
+        &[
+            "export",
+            "skills",
+            "--to",
+            "skill-archive",
+            "--skills",
+            "nope",
+            "--out",
+            "x",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("no skill named nope"), "{stderr}");
+
+    std::fs::create_dir_all(temp.path().join("taken")).ok();
+    std::fs::write(temp.path().join("taken/file"), "mine").ok();
+    let (code, _, stderr) = run(
+        temp.path(),
+        &[
+            "export",
+            "skills",
+            "--to",
+            "python-package",
+            "--out",
+            "taken",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("already exists"), "{stderr}");
+}
+
+#[test]
+fn json_report_lists_problems_and_written_destinations() {
+    let temp = workspace();
+    let (code, stdout, _) = run(
+        temp.path(),
+        &[
+            "export",
+            "skills",
+            "--to",
+            "python-package",
+            "--out",
+            "pkg",
+            "--package-name",
+            "acme-skills",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}");
+    let Ok(report) = serde_json::from_str::<serde_json::Value>(&stdout) else {
+        panic!("not JSON: {stdout}")
+    };
+    assert_eq!(report["target"], "python-package");
+    assert_eq!(report["blocked"], false);
+    assert_eq!(
+        report["written"][0]["artifacts"][0],
+        "dist/acme_skills-0.1.0-py3-none-any.whl"
+    );
+}
