@@ -8,6 +8,8 @@
 //! nagents' catalog is refreshed where nagents refreshes it (run start, before each request,
 //! before and after each tool call), so a skill edited during a run shows up as it would.
 
+pub mod evals;
+pub mod playground;
 pub mod router;
 pub mod script;
 pub mod triggers;

@@ -18,6 +18,7 @@ use super::listing::{
 };
 use super::{partition, MAX_SKILL_MANIFEST_TOKENS};
 use crate::activation::tenxgraph::{self, Registry, ScannedDir};
+use crate::discovery::directory::absolute_root;
 use crate::discovery::{DirectoryOptions, DirectorySource, Survey};
 use crate::frontmatter::lite::parse_skill_metadata;
 use crate::frontmatter::yaml::{self, Node, Value};
@@ -221,7 +222,8 @@ impl CatalogSession {
             }
         }
         Self {
-            roots: roots.to_vec(),
+            // Made absolute as discovery makes them, so buffer paths (discovery's locations) compare.
+            roots: roots.iter().map(|root| absolute_root(root)).collect(),
             nagents,
             tenxgraph,
             documents,

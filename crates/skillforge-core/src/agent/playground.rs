@@ -1,0 +1,104 @@
+//! The activation playground: simulations and trigger tests over a workspace with the editor's
+//! unsaved buffers laid over it, so an author sees the effect of an edit before saving.
+
+use std::sync::Arc;
+
+use super::router::{RouterDocument, DEFAULT_THRESHOLD};
+use super::triggers::{self, EvalQuery, TriggerReport};
+use super::{
+    simulate_nagents, simulate_tenxgraph, AgentError, Dialect, SimulateOptions, Transcript,
+};
+use crate::budget::validate_skill_token_limit;
+use crate::catalog::session::{Buffer, CatalogSession};
+use crate::discovery::{CatalogHolder, DirectorySource, OverlaySource, SkillSource};
+
+/// Runs a simulation on `session`'s workspace with `buffers` in place of their files.
+///
+/// nagents rediscovers at every boundary it refreshes at, through the same overlay a saved edit
+/// would go through; 10xGraph discovers once per run, as it does.
+pub async fn simulate_overlaid(
+    options: &SimulateOptions,
+    session: &CatalogSession,
+    buffers: &[Buffer],
+) -> Result<Transcript, AgentError> {
+    validate_skill_token_limit(i64::from(options.token_limit))?;
+    match options.dialect {
+        Dialect::Nagents => {
+            let overlay = OverlaySource::new(Arc::new(DirectorySource::new(
+                &options.roots,
+                options.directory,
+            )));
+            for buffer in buffers {
+                overlay.set(buffer.path.clone(), buffer.text.clone());
+            }
+            let source: Arc<dyn SkillSource> = Arc::new(overlay);
+            simulate_nagents(options, &CatalogHolder::new(source)).await
+        }
+        Dialect::Tenxgraph => Ok(simulate_tenxgraph(options, &session.registry(buffers))),
+    }
+}
+
+/// Ranks every query against what nagents shows the model about each skill (name and
+/// description), with `buffers` in place of their files.
+pub fn run_triggers(
+    session: &CatalogSession,
+    queries: &[EvalQuery],
+    buffers: &[Buffer],
+) -> TriggerReport {
+    let documents: Vec<RouterDocument> = session
+        .nagents_view(buffers)
+        .skills
+        .into_iter()
+        .map(|skill| RouterDocument {
+            name: skill.name,
+            description: skill.description,
+            triggers: Vec::new(),
+        })
+        .collect();
+    triggers::analyze(&documents, queries, DEFAULT_THRESHOLD)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn fixtures() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/activation/skills")
+    }
+
+    #[test]
+    fn unsaved_descriptions_change_routing() {
+        let roots = vec![fixtures()];
+        let session = CatalogSession::open(&roots);
+        let query = [EvalQuery {
+            query: "bake sourdough bread".into(),
+            should_trigger: Some("alpha".into()),
+        }];
+        let before = run_triggers(&session, &query, &[]);
+        assert!(!before.queries[0].correct);
+        // Buffers carry the paths discovery reports (roots made absolute, `..` collapsed).
+        let path = crate::discovery::directory::absolute_root(&fixtures()).join("alpha/SKILL.md");
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let edited = text.replacen("description:", "description: Bake sourdough bread.", 1);
+        let buffers = [Buffer {
+            path: path.display().to_string(),
+            text: edited,
+        }];
+        let after = run_triggers(&session, &query, &buffers);
+        assert_eq!(after.queries[0].predicted.as_deref(), Some("alpha"));
+
+        let runtime = tokio::runtime::Builder::new_current_thread().build();
+        let Ok(runtime) = runtime else { return };
+        let mut options = SimulateOptions::new(roots, "bake sourdough bread");
+        options.model = super::super::MockModel::Router {
+            threshold: DEFAULT_THRESHOLD,
+        };
+        let transcript = runtime.block_on(simulate_overlaid(&options, &session, &buffers));
+        let chosen = transcript
+            .ok()
+            .and_then(|t| t.router)
+            .and_then(|router| router.chosen);
+        assert_eq!(chosen.as_deref(), Some("alpha"));
+    }
+}
