@@ -88,3 +88,58 @@ export async function screenshot(browser, name) {
   await browser.saveScreenshot(file);
   return file;
 }
+
+/** Copies a fixture folder to a fresh temporary directory, so specs never touch committed files. */
+export async function copyFixture(name) {
+  const { cp, mkdtemp } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const base = await mkdtemp(path.join(tmpdir(), "skillforge-e2e-"));
+  const copy = path.join(base, name);
+  await cp(path.join(repo, "tests/fixtures", name), copy, { recursive: true });
+  return copy;
+}
+
+export async function removeCopy(copy) {
+  const { rm } = await import("node:fs/promises");
+  if (copy) await rm(path.dirname(copy), { recursive: true, force: true });
+}
+
+/** The editor's lines as the window shows them (the fixtures are small enough that every line is rendered). */
+export async function editorText(browser) {
+  return browser.execute(() =>
+    Array.from(document.querySelectorAll('[data-testid="editor"] .cm-line'), (line) => line.textContent).join("\n"),
+  );
+}
+
+/** Waits until the skill is listed, then opens it in the editor. */
+export async function openSkill(browser, name) {
+  const item = browser.$(`[data-testid="skill-item"][data-skill-name="${name}"]`);
+  await waitFor(browser, `the skill ${name} in the tree`, () => item.isExisting(), Boolean);
+  await item.click();
+  const editorPath = browser.$('[data-testid="editor-path"]');
+  await waitFor(
+    browser,
+    `${name} open in the editor`,
+    async () => ((await editorPath.isExisting()) ? editorPath.getText() : null),
+    (text) => typeof text === "string" && text.endsWith("SKILL.md") && text.includes(name.split("<")[0]),
+  );
+  await waitFor(browser, "the editor's text", () => editorText(browser), (text) => text.length > 0);
+}
+
+/** The problems list rows: code, message and whether they come from the unsaved buffer. */
+export async function problems(browser) {
+  return browser.execute(() =>
+    Array.from(document.querySelectorAll('[data-testid="problem"]'), (row) => ({
+      code: row.getAttribute("data-code"),
+      live: row.getAttribute("data-live") === "true",
+      message: row.querySelector('[data-testid="problem-message"]')?.textContent ?? "",
+      fix: row.querySelector('[data-testid="problem-fix"]')?.textContent ?? null,
+    })),
+  );
+}
+
+/** Polls a file on disk until `accept` holds for its text (null when it does not exist). */
+export async function waitForDisk(browser, description, file, accept) {
+  const { readFile } = await import("node:fs/promises");
+  return waitFor(browser, description, () => readFile(file, "utf8").catch(() => null), accept);
+}

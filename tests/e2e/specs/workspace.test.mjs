@@ -59,21 +59,21 @@ describe("a workspace of skills", { timeout: 120_000 }, () => {
     assert.equal(await browser.$('[data-testid="workspace-error"]').isExisting(), false);
   });
 
-  it("shows the clicked skill in the detail panel", async () => {
+  it("opens the clicked skill in the editor", async () => {
     const chosen = EXPECTED_SKILLS[2];
     await browser.$(`[data-testid="skill-item"][data-skill-name="${chosen.name}"]`).click();
-    const detail = browser.$('[data-testid="skill-detail"]');
+    const editorPath = browser.$('[data-testid="editor-path"]');
     await waitFor(
       browser,
-      `the detail panel for ${chosen.name}`,
-      async () => ((await detail.isExisting()) ? detail.getAttribute("data-skill-name") : null),
-      (name) => name === chosen.name,
+      `the editor for ${chosen.name}`,
+      async () => ((await editorPath.isExisting()) ? editorPath.getText() : null),
+      (text) => text === path.join(chosen.name, "SKILL.md"),
     );
-    assert.equal(await detail.$('[data-testid="detail-name"]').getText(), chosen.name);
-    assert.equal(await detail.$('[data-testid="detail-description"]').getText(), chosen.description);
-    assert.equal(
-      await detail.$('[data-testid="detail-location"]').getText(),
-      path.join(fixtureWorkspace, chosen.name, "SKILL.md"),
+    await waitFor(
+      browser,
+      "the SKILL.md text in the editor",
+      () => browser.execute(() => document.querySelector('[data-testid="editor"] .cm-content')?.textContent ?? ""),
+      (text) => text.includes(`name: ${chosen.name}`),
     );
     const selected = await browser.$('[data-testid="skill-item"][aria-current="true"]').getAttribute("data-skill-name");
     assert.equal(selected, chosen.name);

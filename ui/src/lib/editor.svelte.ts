@@ -1,6 +1,7 @@
 // The open files, the active editor, the author's profile and everything the engine says about them.
 import type { EditorState, Text } from "@codemirror/state";
 import type { EditorView, ViewUpdate } from "@codemirror/view";
+import { isolateHistory } from "@codemirror/commands";
 import { forceLinting } from "@codemirror/lint";
 import type {
   AppError,
@@ -313,7 +314,12 @@ export class EditorStore {
       doc.state = createEditorState(doc.path, text, doc.readOnly, this.#hooks);
       if (this.activePath === doc.path) this.#view?.setState(doc.state);
     } else {
-      const spec = { changes: { from: 0, to: doc.state.doc.length, insert: text }, userEvent: "input.reload" };
+      // Its own undo step, never merged with the author's typing: one Ctrl+Z brings their version back.
+      const spec = {
+        changes: { from: 0, to: doc.state.doc.length, insert: text },
+        userEvent: "input.reload",
+        annotations: isolateHistory.of("full"),
+      };
       if (this.activePath === doc.path && this.#view) this.#view.dispatch(spec);
       else doc.state = doc.state.update(spec).state;
     }

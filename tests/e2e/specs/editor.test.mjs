@@ -1,0 +1,134 @@
+// The authoring loop in the real window: live diagnostics, a quick fix, Ctrl+S, a conflict with an edit made
+// outside the app, and a deletion made outside the app.
+import assert from "node:assert/strict";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import {
+  copyFixture,
+  editorText,
+  launch,
+  openSkill,
+  problems,
+  quit,
+  removeCopy,
+  screenshot,
+  waitFor,
+  waitForDisk,
+} from "./support.mjs";
+
+describe("editing a skill", { timeout: 240_000 }, () => {
+  let browser;
+  let workspace;
+  let file;
+
+  before(async () => {
+    workspace = await copyFixture("editor-workspace");
+    file = path.join(workspace, "csv-cleanup", "SKILL.md");
+    browser = await launch(workspace);
+    await openSkill(browser, "csv-cleanup");
+  });
+
+  after(async () => {
+    await quit(browser);
+    await removeCopy(workspace);
+  });
+
+  it("shows a diagnostic with its code for an invalid name, and the quick fix removes it", async () => {
+    // Real keystrokes: to the end of line 2 ("name: csv-cleanup"), then replace the name.
+    await browser.$('[data-testid="editor"] .cm-content').click();
+    await browser.keys(["Control", "Home"]);
+    await browser.keys(["ArrowDown", "End"]);
+    await browser.keys(Array(11).fill("Backspace"));
+    await browser.keys("CSV-Cleanup".split(""));
+    assert.ok((await editorText(browser)).includes("name: CSV-Cleanup"));
+
+    const rows = await waitFor(
+      browser,
+      "a live diagnostic for the uppercase name",
+      () => problems(browser),
+      (list) => list.some((row) => row.live && row.message.includes("CSV-Cleanup") && row.fix),
+    );
+    const row = rows.find((candidate) => candidate.live && candidate.message.includes("CSV-Cleanup") && candidate.fix);
+    assert.match(row.code, /^SF\d{3}$/);
+    await waitFor(
+      browser,
+      "a squiggle under the name",
+      () => browser.execute(() => document.querySelectorAll(".cm-lintRange-error").length),
+      (count) => count > 0,
+    );
+    await screenshot(browser, "editor-diagnostic");
+
+    const fixButton = await browser.$(`[data-testid="problem"][data-code="${row.code}"][data-live="true"] [data-testid="problem-fix"]`);
+    await fixButton.click();
+    await waitFor(browser, "the fixed name", () => editorText(browser), (text) => text.includes("name: csv-cleanup\n"));
+    await waitFor(
+      browser,
+      `${row.code} gone after the fix`,
+      () => problems(browser),
+      (list) => !list.some((candidate) => candidate.live && candidate.code === row.code),
+    );
+    await screenshot(browser, "editor-quick-fix-applied");
+  });
+
+  it("saves with Ctrl+S", async () => {
+    await browser.$('[data-testid="editor"] .cm-content').click();
+    await browser.keys(["Control", "End"]);
+    await browser.keys("3. Saved from the editor.".split(""));
+    await browser.keys(["Control", "s"]);
+    const saved = await waitForDisk(browser, "the saved text on disk", file, (text) => text?.includes("3. Saved from the editor."));
+    assert.ok(saved.includes("name: csv-cleanup\n"));
+    await waitFor(
+      browser,
+      "the buffer marked saved",
+      () => browser.$('[data-testid="editor-state"]').getAttribute("data-dirty"),
+      (dirty) => dirty === "false",
+    );
+    await screenshot(browser, "editor-saved");
+  });
+
+  it("keeps both versions when the file changes on disk while the buffer is dirty", async () => {
+    await browser.keys(" Mine.".split(""));
+    const mine = await editorText(browser);
+    const theirs = (await readFile(file, "utf8")).replace("# CSV cleanup", "# CSV cleanup (edited outside)");
+    await writeFile(file, theirs);
+
+    const banner = browser.$('[data-testid="conflict-banner"]');
+    await waitFor(browser, "the conflict banner", () => banner.isExisting(), Boolean);
+    assert.equal(await banner.getAttribute("data-conflict"), "changed");
+    assert.equal(await readFile(file, "utf8"), theirs, "the outside edit is not overwritten");
+
+    await browser.$('[data-testid="conflict-compare"]').click();
+    const compared = await waitFor(
+      browser,
+      "both versions side by side",
+      () => browser.execute(() => Array.from(document.querySelectorAll('[data-testid="compare-view"] .cm-content'), (c) => c.textContent)),
+      (sides) => sides.length === 2,
+    );
+    assert.ok(compared[0].includes("Mine."), "mine is on the left");
+    assert.ok(compared[1].includes("(edited outside)"), "theirs is on the right");
+    await screenshot(browser, "editor-conflict-compare");
+    await browser.$('[data-testid="compare-close"]').click();
+
+    // Reload theirs, then undo: the author's version comes back, and saving it now is allowed.
+    await browser.$('[data-testid="conflict-reload-theirs"]').click();
+    await waitFor(browser, "their version in the editor", () => editorText(browser), (text) => text.includes("(edited outside)"));
+    await screenshot(browser, "editor-conflict-reloaded-theirs");
+    await browser.$('[data-testid="editor"] .cm-content').click();
+    await browser.keys(["Control", "z"]);
+    await waitFor(browser, "my version back after undo", () => editorText(browser), (text) => text === mine);
+    await browser.keys(["Control", "s"]);
+    await waitForDisk(browser, "my version on disk", file, (text) => text?.includes("Mine.") && !text.includes("(edited outside)"));
+  });
+
+  it("updates the tree when a skill is deleted outside the app", async () => {
+    await rm(path.join(workspace, "release-notes"), { recursive: true });
+    await waitFor(
+      browser,
+      "release-notes gone from the tree",
+      () => browser.execute(() => Array.from(document.querySelectorAll('[data-testid="skill-item"]'), (item) => item.getAttribute("data-skill-name"))),
+      (names) => names.length === 1 && names[0] === "csv-cleanup",
+    );
+    await screenshot(browser, "editor-tree-after-delete");
+  });
+});
