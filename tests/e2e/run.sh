@@ -4,7 +4,8 @@
 # Needs the app built with the UI embedded (target/debug/skillforge-app, or SKILLFORGE_APP) and
 # /usr/bin/WebKitWebDriver (Debian: webkit2gtk-driver). Installs tauri-driver and the npm packages when missing.
 # Without a DISPLAY it starts its own Xvfb. Screenshots go to target/e2e-artifacts/.
-# Prints `e2e: N passed, N failed` and exits non-zero when anything failed.
+# Prints `e2e: N passed, N failed` and exits non-zero when anything failed. E2E_SPECS (paths, space-separated)
+# runs only those spec files.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -100,7 +101,7 @@ set +e
 node --test --test-concurrency=1 \
   --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=tap --test-reporter-destination="$tap" \
-  "$here"/specs/*.test.mjs
+  ${E2E_SPECS:-"$here"/specs/*.test.mjs}
 node_status=$?
 set -e
 

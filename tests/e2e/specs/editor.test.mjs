@@ -9,6 +9,7 @@ import {
   editorText,
   launch,
   openSkill,
+  press,
   problems,
   quit,
   removeCopy,
@@ -38,9 +39,7 @@ describe("editing a skill", { timeout: 240_000 }, () => {
     // Real keystrokes: to the end of line 2 ("name: csv-cleanup"), then replace the name.
     await browser.$('[data-testid="editor"] .cm-content').click();
     await browser.keys(["Control", "Home"]);
-    await browser.keys(["ArrowDown", "End"]);
-    await browser.keys(Array(11).fill("Backspace"));
-    await browser.keys("CSV-Cleanup".split(""));
+    await press(browser, "ArrowDown", "End", ...Array(11).fill("Backspace"), "CSV-Cleanup");
     assert.ok((await editorText(browser)).includes("name: CSV-Cleanup"));
 
     const rows = await waitFor(
@@ -74,7 +73,7 @@ describe("editing a skill", { timeout: 240_000 }, () => {
   it("saves with Ctrl+S", async () => {
     await browser.$('[data-testid="editor"] .cm-content').click();
     await browser.keys(["Control", "End"]);
-    await browser.keys("3. Saved from the editor.".split(""));
+    await press(browser, "3. Saved from the editor.");
     await browser.keys(["Control", "s"]);
     const saved = await waitForDisk(browser, "the saved text on disk", file, (text) => text?.includes("3. Saved from the editor."));
     assert.ok(saved.includes("name: csv-cleanup\n"));
@@ -88,7 +87,7 @@ describe("editing a skill", { timeout: 240_000 }, () => {
   });
 
   it("keeps both versions when the file changes on disk while the buffer is dirty", async () => {
-    await browser.keys(" Mine.".split(""));
+    await press(browser, " Mine.");
     const mine = await editorText(browser);
     const theirs = (await readFile(file, "utf8")).replace("# CSV cleanup", "# CSV cleanup (edited outside)");
     await writeFile(file, theirs);

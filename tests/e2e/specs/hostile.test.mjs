@@ -86,20 +86,14 @@ describe("a hostile workspace", { timeout: 240_000 }, () => {
     await screenshot(browser, "hostile-editor-preview");
   });
 
-  it("opens the skill whose folder and name are markup", async () => {
-    const names = await browser.execute(() =>
-      Array.from(document.querySelectorAll('[data-testid="skill-item"]'), (item) => item.getAttribute("data-skill-name")),
+  it("shows the skill whose folder and name are markup, which clients skip, as a text notice", async () => {
+    const notices = await browser.execute(() =>
+      Array.from(document.querySelectorAll('[data-testid="catalog-notice"]'), (notice) => notice.textContent),
     );
-    const other = names.find((name) => name !== "hostile-markup");
-    assert.ok(other, `a second skill is listed: ${names}`);
-    await browser.$(`[data-testid="skill-item"][data-skill-name="${other.replace(/["\\]/g, "\\$&")}"]`).click();
-    await waitFor(
-      browser,
-      "the second hostile skill in the editor",
-      () => browser.execute(() => document.querySelector('[data-testid="editor"] .cm-content')?.textContent ?? ""),
-      (text) => text.includes("<style>body{display:none}</style>"),
+    assert.ok(
+      notices.some((text) => text.includes("<img src=x onerror=document.documentElement.dataset.pwned=1>")),
+      `the folder name is shown literally: ${notices}`,
     );
-    await assertNothingRan(browser, "second skill");
-    await screenshot(browser, "hostile-markup-names");
+    await assertNothingRan(browser, "notices");
   });
 });

@@ -143,3 +143,14 @@ export async function waitForDisk(browser, description, file, accept) {
   const { readFile } = await import("node:fs/promises");
   return waitFor(browser, description, () => readFile(file, "utf8").catch(() => null), accept);
 }
+
+/**
+ * Presses keys one after another. (webdriverio's `keys([...])` presses a whole array as one chord, so a repeated
+ * key or a repeated letter in a word would register once.) A string is typed character by character.
+ */
+export async function press(browser, ...keys) {
+  for (const key of keys) {
+    for (const single of key.length > 1 && !KEY_NAMES.has(key) ? [...key] : [key]) await browser.keys(single);
+  }
+}
+const KEY_NAMES = new Set(["Backspace", "Delete", "Enter", "Home", "End", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Tab"]);

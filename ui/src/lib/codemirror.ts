@@ -36,6 +36,18 @@ export interface LintedText {
 }
 
 export const LINT_DELAY_MS = 150;
+const WRAP_LIMIT = 5_000;
+
+function longestLine(text: string): number {
+  let longest = 0;
+  let start = 0;
+  for (let end = text.indexOf("\n"); ; end = text.indexOf("\n", start)) {
+    const stop = end === -1 ? text.length : end;
+    longest = Math.max(longest, stop - start);
+    if (end === -1) return longest;
+    start = end + 1;
+  }
+}
 
 export function createEditorState(path: string, text: string, readOnly: boolean, hooks: EditorHooks): EditorState {
   const extensions: Extension[] = [
@@ -54,7 +66,8 @@ export function createEditorState(path: string, text: string, readOnly: boolean,
     search({ top: true }),
     syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
     yamlFrontmatter({ content: markdown() }),
-    EditorView.lineWrapping,
+    // Wrapping lays out a whole line; without it CodeMirror renders only the visible part of a huge line.
+    longestLine(text) <= WRAP_LIMIT ? EditorView.lineWrapping : [],
     lintGutter(),
     linter(
       async (view) => {
