@@ -30,4 +30,18 @@ describe("debounce", () => {
     call.flush();
     expect(seen).toEqual([3]);
   });
+
+  it("asks a delay function on every call", () => {
+    const seen: number[] = [];
+    let delay = 100;
+    const call = debounce((value: number) => seen.push(value), () => delay);
+    call(1);
+    vi.advanceTimersByTime(100);
+    delay = 300;
+    call(2);
+    vi.advanceTimersByTime(299);
+    expect(seen).toEqual([1]);
+    vi.advanceTimersByTime(1);
+    expect(seen).toEqual([1, 2]);
+  });
 });

@@ -5,7 +5,11 @@ export interface Debounced<Args extends unknown[]> {
   flush(): void;
 }
 
-export function debounce<Args extends unknown[]>(action: (...args: Args) => void, delayMs: number): Debounced<Args> {
+/** `delayMs` may be a function, asked on every call (a delay that grows with the size of the input). */
+export function debounce<Args extends unknown[]>(
+  action: (...args: Args) => void,
+  delayMs: number | (() => number),
+): Debounced<Args> {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let pending: Args | null = null;
   const run = () => {
@@ -17,7 +21,7 @@ export function debounce<Args extends unknown[]>(action: (...args: Args) => void
   const debounced = (...args: Args) => {
     pending = args;
     if (timer !== null) clearTimeout(timer);
-    timer = setTimeout(run, delayMs);
+    timer = setTimeout(run, typeof delayMs === "function" ? delayMs() : delayMs);
   };
   debounced.cancel = () => {
     if (timer !== null) clearTimeout(timer);

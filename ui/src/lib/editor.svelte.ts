@@ -54,8 +54,13 @@ export const TIMING = {
   lintBackend: "lint-backend",
 } as const;
 
+// The preview and the verdicts are refreshed only while shown, and less often for big files, so that while the
+// author types the backend spends its time on the diagnostics.
 const PREVIEW_DELAY_MS = 200;
 const VERDICT_DELAY_MS = 400;
+const EXTRA_DELAY_MS_PER_KB = 1;
+
+export type SideTab = "preview" | "clients" | "rule";
 
 export class EditorStore {
   // Raw: documents are compared by identity, and the array is always replaced, never mutated.
@@ -71,6 +76,7 @@ export class EditorStore {
   verdicts: Verdict[] = $state.raw([]);
   preview: { path: string; html: string } | null = $state.raw(null);
   rule: { rule: string; html: string } | null = $state.raw(null);
+  sideTab: SideTab = $state("preview");
   compare: Compare | null = $state.raw(null);
   /** The last failure worth telling the author about. */
   notice: { title: string; message: string } | null = $state.raw(null);
@@ -82,8 +88,8 @@ export class EditorStore {
   #lastKeystroke: number | null = null;
   #workspaceTicket = 0;
   readonly #hooks: EditorHooks;
-  readonly #schedulePreview = debounce(() => this.#refreshPreview(), PREVIEW_DELAY_MS);
-  readonly #scheduleVerdicts = debounce(() => this.#refreshVerdicts(), VERDICT_DELAY_MS);
+  readonly #schedulePreview = debounce(() => this.#refreshPreview(), () => PREVIEW_DELAY_MS + this.#sizeDelay());
+  readonly #scheduleVerdicts = debounce(() => this.#refreshVerdicts(), () => VERDICT_DELAY_MS + this.#sizeDelay());
 
   constructor(backend: Backend, confirm: ConfirmStore) {
     this.#backend = backend;
@@ -261,6 +267,13 @@ export class EditorStore {
     return applyFix(this.#view, diagnostic.fix, this.#linted);
   }
 
+  /** Shows a side panel; the preview and the verdicts catch up with the buffer when they come into view. */
+  showTab(tab: SideTab): void {
+    this.sideTab = tab;
+    if (tab === "preview") void this.#refreshPreview();
+    if (tab === "clients") void this.#refreshVerdicts();
+  }
+
   setProfile(profile: ProfileId): void {
     this.profile = profile;
     if (this.#view) forceLinting(this.#view);
@@ -274,6 +287,7 @@ export class EditorStore {
       return;
     }
     this.rule = { rule, html: answer.data.html };
+    this.sideTab = "rule";
   }
 
   async refreshWorkspaceLint(): Promise<void> {
@@ -396,9 +410,13 @@ export class EditorStore {
     return diagnostics;
   }
 
+  #sizeDelay(): number {
+    return Math.round(((this.active?.state.doc.length ?? 0) / 1024) * EXTRA_DELAY_MS_PER_KB);
+  }
+
   async #refreshPreview(): Promise<void> {
     const doc = this.active;
-    if (!doc) return;
+    if (!doc || this.sideTab !== "preview") return;
     const text = doc.state.sliceDoc();
     const answer = await settle(() => this.#backend.renderPreview(doc.path, text));
     if (this.activePath !== doc.path) return;
@@ -407,7 +425,7 @@ export class EditorStore {
 
   async #refreshVerdicts(): Promise<void> {
     const doc = this.active;
-    if (!doc) return;
+    if (!doc || this.sideTab !== "clients") return;
     const answer = await settle(() => this.#backend.lintBuffer(doc.path, doc.state.sliceDoc(), PROFILES));
     if (this.activePath !== doc.path) return;
     this.verdicts = answer.status === "ok" ? answer.data.verdicts : [];
