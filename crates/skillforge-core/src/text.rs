@@ -44,7 +44,7 @@ impl TextRange {
     }
 
     pub fn len(self) -> usize {
-        self.end() - self.start()
+        self.end().saturating_sub(self.start())
     }
 
     pub fn is_empty(self) -> bool {

@@ -33,11 +33,20 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let Some(first) = carriage_returns.first() else {
         return;
     };
+    // A line may end in several carriage returns (`\r\r\n`); removing only the last would leave another
+    // CRLF behind, so each edit takes the whole run.
+    let bytes = context.source.as_bytes();
     let edits = carriage_returns
         .iter()
-        .map(|at| TextEdit {
-            range: TextRange::new(*at, at + 1),
-            replacement: String::new(),
+        .map(|at| {
+            let mut start = *at;
+            while start > 0 && bytes.get(start - 1) == Some(&b'\r') {
+                start -= 1;
+            }
+            TextEdit {
+                range: TextRange::new(start, at + 1),
+                replacement: String::new(),
+            }
         })
         .collect();
     findings.push(
