@@ -31,25 +31,7 @@ from tenxgraph.core.skills.activation import (
     make_read_skill_resource_tool,
 )
 
-
-class Results:
-    def __init__(self) -> None:
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, label: str, expected: object, actual: object) -> None:
-        if expected == actual:
-            self.passed += 1
-            return
-        self.failed += 1
-        print(f"FAIL {label}", file=sys.stderr)
-        print(f"  expected: {shorten(expected)}", file=sys.stderr)
-        print(f"  actual:   {shorten(actual)}", file=sys.stderr)
-
-
-def shorten(value: object) -> str:
-    text = repr(value)
-    return text if len(text) < 3000 else text[:3000] + "…"
+from fidelity_common import Results
 
 
 class _Captured(Exception):

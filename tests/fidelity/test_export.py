@@ -31,29 +31,11 @@ from pathlib import Path
 
 from tenxgraph.core.skills import SkillsRegistry
 
+from fidelity_common import Results
+
 PACKAGE = "acme-skills"
 IMPORT = "acme_skills"
 NAGENTS = "nagents==0.25.2"
-
-
-class Results:
-    def __init__(self) -> None:
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, label: str, expected: object, actual: object) -> None:
-        if expected == actual:
-            self.passed += 1
-            return
-        self.failed += 1
-        print(f"FAIL {label}", file=sys.stderr)
-        print(f"  expected: {shorten(expected)}", file=sys.stderr)
-        print(f"  actual:   {shorten(actual)}", file=sys.stderr)
-
-
-def shorten(value: object) -> str:
-    text = repr(value)
-    return text if len(text) < 1500 else text[:1500] + "…"
 
 
 def skillforge(binary: Path, *args: str) -> subprocess.CompletedProcess:
@@ -75,6 +57,7 @@ import asyncio, json, sys, tempfile
 from pathlib import Path
 from nagents import Agent, Provider, ProviderType, SessionManager
 import acme_skills
+
 
 async def main():
     # No request is ever sent: skills are refreshed and loaded without running the model loop.

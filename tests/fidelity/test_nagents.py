@@ -26,27 +26,10 @@ from nagents.skills import budget_skill_content
 from nagents.skills import render_skill_manifest
 from nagents.skills.types import validate_skill_token_limit
 
+from fidelity_common import Results
+
+
 LIMITS = (1, 7, 100, 10_000, 100_000)
-
-
-class Results:
-    def __init__(self) -> None:
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, label: str, expected: object, actual: object) -> None:
-        if expected == actual:
-            self.passed += 1
-            return
-        self.failed += 1
-        print(f"FAIL {label}", file=sys.stderr)
-        print(f"  expected: {shorten(expected)}", file=sys.stderr)
-        print(f"  actual:   {shorten(actual)}", file=sys.stderr)
-
-
-def shorten(value: object) -> str:
-    text = repr(value)
-    return text if len(text) < 2000 else text[:2000] + "…"
 
 
 @contextlib.contextmanager
