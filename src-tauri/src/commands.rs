@@ -7,6 +7,15 @@ use skillforge_core::builtin;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use skillforge_core::agent::evals::{self, SavedEvals};
+use skillforge_core::agent::playground;
+use skillforge_core::agent::router::DEFAULT_THRESHOLD;
+use skillforge_core::agent::script::parse_script;
+use skillforge_core::agent::triggers::{EvalQuery, TriggerReport};
+use skillforge_core::agent::{AgentError, Dialect, MockModel, SimulateOptions, Transcript};
+use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits, CatalogPreview};
+use skillforge_core::catalog::load::{self as catalog_load, LoadPreview};
+use skillforge_core::catalog::session::{Buffer, CatalogSession};
 use skillforge_core::editor::{BufferLint, LintSession, WorkspaceLint};
 use skillforge_core::files::{Fingerprint, Roots, SaveGuard, TextFile};
 use skillforge_core::lint::{registry, ProfileId};
@@ -168,7 +177,10 @@ pub async fn save_file(
     guard: SaveGuard,
 ) -> Result<Fingerprint, AppError> {
     let roots = state.roots();
-    blocking(move || Ok(roots.write_text(&PathBuf::from(path), &text, &guard)?)).await
+    let saved = blocking(move || Ok(roots.write_text(&PathBuf::from(path), &text, &guard)?)).await;
+    // The catalog previews read saved files from their snapshot; it is stale now.
+    state.invalidate_catalog();
+    saved
 }
 
 /// Runs file-system work off the async runtime's worker threads.
@@ -205,6 +217,7 @@ async fn open(app: AppHandle, state: &AppState, path: PathBuf) -> Result<Workspa
         roots: Roots::new(roots),
         watcher,
         lint: Arc::new(lint),
+        catalog: None,
     });
     Ok(workspace_view(&root, report))
 }
@@ -334,4 +347,143 @@ fn builtin_view(state: &AppState) -> WorkspaceView {
         read_only: true,
         report: workspace::scan_builtin(),
     }
+}
+
+/// The model the playground's mock agent uses: `"explicit"`, `"router"`, or `{ script: path }`.
+#[derive(Debug, Clone, serde::Deserialize, specta::Type)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaygroundModel {
+    /// Never calls a tool: only `$name` activation loads skills.
+    Explicit,
+    /// Calls the skill tool for the best-scoring skill (router scores are in the transcript).
+    Router,
+    /// Follows the script in this file of the open workspace.
+    Script(String),
+}
+
+/// The exact catalog text `dialect` would show a model, with the editor's unsaved `buffers` in place
+/// of their files.
+#[tauri::command]
+#[specta::specta]
+pub async fn catalog_preview(
+    state: State<'_, AppState>,
+    dialect: CatalogDialect,
+    limits: CatalogLimits,
+    buffers: Vec<Buffer>,
+) -> Result<CatalogPreview, AppError> {
+    if limits.manifest_tokens == Some(0) || limits.context_window == Some(0) {
+        return Err(AppError::invalid_input(
+            "budgets must be positive: the manifest cap and the context window are at least 1",
+        ));
+    }
+    let catalog = catalog_session(&state).await?;
+    blocking(move || Ok(catalog.preview(dialect, &limits, &buffers))).await
+}
+
+/// What nagents and 10xGraph hand the model when the skill at `path` (current text `text`) is
+/// loaded at `token_limit`, with where nagents cuts it.
+#[tauri::command]
+#[specta::specta]
+pub async fn load_preview(
+    path: String,
+    text: String,
+    token_limit: u32,
+) -> Result<LoadPreview, AppError> {
+    blocking(move || {
+        catalog_load::load_preview(&PathBuf::from(path), &text, token_limit)
+            .map_err(|error| AppError::invalid_input(error.to_string()))
+    })
+    .await
+}
+
+/// Runs the mock agent on `message` over the open workspace with unsaved `buffers` laid over it.
+#[tauri::command]
+#[specta::specta]
+#[allow(clippy::too_many_arguments)]
+pub async fn simulate(
+    state: State<'_, AppState>,
+    message: String,
+    dialect: Dialect,
+    model: PlaygroundModel,
+    token_limit: u32,
+    system_prompt: Option<String>,
+    buffers: Vec<Buffer>,
+) -> Result<Transcript, AppError> {
+    let roots = state.roots();
+    let model = match model {
+        PlaygroundModel::Explicit => MockModel::Explicit,
+        PlaygroundModel::Router => MockModel::Router {
+            threshold: DEFAULT_THRESHOLD,
+        },
+        PlaygroundModel::Script(path) => {
+            let roots = roots.clone();
+            let file = blocking(move || Ok(roots.read_text(&PathBuf::from(path))?)).await?;
+            MockModel::Script(
+                parse_script(&file.text)
+                    .map_err(|error| AppError::invalid_input(error.to_string()))?,
+            )
+        }
+    };
+    let mut options = SimulateOptions::new(roots.as_slice().to_vec(), message);
+    options.dialect = dialect;
+    options.model = model;
+    options.token_limit = token_limit;
+    options.system_prompt = system_prompt;
+    let catalog = catalog_session(&state).await?;
+    playground::simulate_overlaid(&options, &catalog, &buffers)
+        .await
+        .map_err(|error| match error {
+            AgentError::TokenLimit(error) => AppError::invalid_input(error.to_string()),
+            other => AppError::internal(other.to_string()),
+        })
+}
+
+/// Routes each query through the mock router: ranking per query, precision/recall per skill and the
+/// skills that compete, with unsaved `buffers` laid over the workspace.
+#[tauri::command]
+#[specta::specta]
+pub async fn run_triggers(
+    state: State<'_, AppState>,
+    queries: Vec<EvalQuery>,
+    buffers: Vec<Buffer>,
+) -> Result<TriggerReport, AppError> {
+    let catalog = catalog_session(&state).await?;
+    blocking(move || Ok(playground::run_triggers(&catalog, &queries, &buffers))).await
+}
+
+/// Saves the trigger queries beside the skill at `skill_path` as `evals/evals.json`; `guard` says
+/// what it may replace (never a file changed on disk since it was read).
+#[tauri::command]
+#[specta::specta]
+pub async fn save_trigger_queries(
+    state: State<'_, AppState>,
+    skill_path: String,
+    queries: Vec<EvalQuery>,
+    guard: SaveGuard,
+) -> Result<SavedEvals, AppError> {
+    let roots = state.roots();
+    blocking(move || {
+        Ok(evals::save_trigger_evals(
+            &roots,
+            &PathBuf::from(skill_path),
+            &queries,
+            &guard,
+        )?)
+    })
+    .await
+}
+
+/// The open workspace's catalog snapshot, read (off the async threads) when the files changed.
+async fn catalog_session(state: &AppState) -> Result<Arc<CatalogSession>, AppError> {
+    let (roots, cached) = state.cached_catalog();
+    if let Some(catalog) = cached {
+        return Ok(catalog);
+    }
+    let catalog = blocking({
+        let roots = roots.clone();
+        move || Ok(Arc::new(CatalogSession::open(roots.as_slice())))
+    })
+    .await?;
+    state.keep_catalog(&roots, catalog.clone());
+    Ok(catalog)
 }

@@ -33,6 +33,11 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::lint_workspace,
             commands::rule_documentation,
             commands::create_skill,
+            commands::catalog_preview,
+            commands::load_preview,
+            commands::simulate,
+            commands::run_triggers,
+            commands::save_trigger_queries,
         ])
         .events(collect_events![WorkspaceEvent])
 }

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use skillforge_core::catalog::session::CatalogSession;
 use skillforge_core::editor::LintSession;
 use skillforge_core::files::Roots;
 
@@ -24,6 +25,9 @@ pub struct Session {
     pub watcher: Option<WorkspaceWatcher>,
     /// The workspace's SKILL.md files as last read, linted with unsaved buffers swapped in.
     pub lint: Arc<LintSession>,
+    /// Every client's view of the workspace, read on the first preview and dropped when the files
+    /// change, so a keystroke re-reads only the edited buffers.
+    pub catalog: Option<Arc<CatalogSession>>,
 }
 
 impl AppState {
@@ -54,6 +58,31 @@ impl AppState {
     pub fn replace_lint_session(&self, lint: LintSession) {
         if let Ok(mut session) = self.session.lock() {
             session.lint = Arc::new(lint);
+            session.catalog = None;
+        }
+    }
+
+    /// The open roots and their catalog snapshot, if one was read since the files last changed.
+    pub fn cached_catalog(&self) -> (Roots, Option<Arc<CatalogSession>>) {
+        self.session
+            .lock()
+            .map(|session| (session.roots.clone(), session.catalog.clone()))
+            .unwrap_or_default()
+    }
+
+    /// Keeps a catalog snapshot read from `roots`, unless the workspace was switched meanwhile.
+    pub fn keep_catalog(&self, roots: &Roots, catalog: Arc<CatalogSession>) {
+        if let Ok(mut session) = self.session.lock() {
+            if session.roots.as_slice() == roots.as_slice() {
+                session.catalog = Some(catalog);
+            }
+        }
+    }
+
+    /// Forgets the catalog snapshot (the watcher saw the files change).
+    pub fn invalidate_catalog(&self) {
+        if let Ok(mut session) = self.session.lock() {
+            session.catalog = None;
         }
     }
 

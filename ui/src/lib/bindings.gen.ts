@@ -36,6 +36,28 @@ export const commands = {
 	ruleDocumentation: (rule: string) => typedError<Preview, AppError>(__TAURI_INVOKE("rule_documentation", { rule })),
 	/**  Creates a new skill folder with a SKILL.md that passes every profile, and returns its path. */
 	createSkill: (parent: string, name: string, withScripts: boolean, withReferences: boolean) => typedError<string, AppError>(__TAURI_INVOKE("create_skill", { parent, name, withScripts, withReferences })),
+	/**
+	 *  The exact catalog text `dialect` would show a model, with the editor's unsaved `buffers` in place
+	 *  of their files.
+	 */
+	catalogPreview: (dialect: CatalogDialect, limits: CatalogLimits, buffers: Buffer[]) => typedError<CatalogPreview, AppError>(__TAURI_INVOKE("catalog_preview", { dialect, limits, buffers })),
+	/**
+	 *  What nagents and 10xGraph hand the model when the skill at `path` (current text `text`) is
+	 *  loaded at `token_limit`, with where nagents cuts it.
+	 */
+	loadPreview: (path: string, text: string, tokenLimit: number) => typedError<LoadPreview, AppError>(__TAURI_INVOKE("load_preview", { path, text, tokenLimit })),
+	/**  Runs the mock agent on `message` over the open workspace with unsaved `buffers` laid over it. */
+	simulate: (message: string, dialect: Dialect, model: PlaygroundModel, tokenLimit: number, systemPrompt: string | null, buffers: Buffer[]) => typedError<Transcript, AppError>(__TAURI_INVOKE("simulate", { message, dialect, model, tokenLimit, systemPrompt, buffers })),
+	/**
+	 *  Routes each query through the mock router: ranking per query, precision/recall per skill and the
+	 *  skills that compete, with unsaved `buffers` laid over the workspace.
+	 */
+	runTriggers: (queries: EvalQuery[], buffers: Buffer[]) => typedError<TriggerReport, AppError>(__TAURI_INVOKE("run_triggers", { queries, buffers })),
+	/**
+	 *  Saves the trigger queries beside the skill at `skill_path` as `evals/evals.json`; `guard` says
+	 *  what it may replace (never a file changed on disk since it was read).
+	 */
+	saveTriggerQueries: (skillPath: string, queries: EvalQuery[], guard: SaveGuard) => typedError<SavedEvals, AppError>(__TAURI_INVOKE("save_trigger_queries", { skillPath, queries, guard })),
 };
 
 /** Events */
@@ -59,11 +81,112 @@ export type Applicability =
 /**  A suggestion to show; never applied automatically. */
 "display-only";
 
+/**  The per-turn explicit-activation budget. */
+export type BudgetReport = {
+	token_limit: number,
+	used: number,
+	loaded: string[],
+};
+
+/**  What a budget counts. */
+export type BudgetUnit = 
+/**  UTF-8 bytes. */
+"bytes" | 
+/**  Estimated tokens, ceil(UTF-8 bytes / 4). */
+"tokens" | 
+/**  Unicode code points. */
+"characters" | 
+/**  UTF-16 code units (a JavaScript string's length). */
+"utf16_units";
+
+/**  An editor buffer: the unsaved text of the file at `path`. */
+export type Buffer = {
+	path: string,
+	text: string,
+};
+
 /**  What the linter says about one buffer. */
 export type BufferLint = {
 	diagnostics: EditorDiagnostic[],
 	/**  Per profile: loads (with the name and description shown), skipped, or fails the catalog. */
 	verdicts: Verdict[],
+};
+
+/**  A client's bound on its catalog text, and how much of it the text uses. */
+export type CatalogBudget = {
+	unit: BudgetUnit,
+	limit: number,
+	/**  The part of the text the budget counts, in `unit`. */
+	used: number,
+	/**  How the limit follows from the controls, for a tooltip. */
+	basis: string,
+};
+
+/**  A client whose catalog text can be previewed. */
+export type CatalogDialect = 
+/**  nagents' skill manifest (a system message). */
+"nagents" | 
+/**  10xGraph's `<available_skills>` catalog (inside its catalog prompt). */
+"10xgraph" | 
+/**  skills-ref's `to_prompt`, the specification's reference block. */
+"skills-ref" | 
+/**  Claude Code's skill listing. */
+"claude-code" | 
+/**  Codex's `## Skills` listing. */
+"codex";
+
+/**  One skill's place in the catalog text. */
+export type CatalogEntry = {
+	name: string,
+	/**
+	 *  The SKILL.md this entry describes, as the client names it (may be empty where the client
+	 *  shows no location).
+	 */
+	location: string,
+	/**  Whether the entry is in the text. */
+	included: boolean,
+	/**  Whether the client cut the entry's text to fit a per-entry cap. */
+	shortened: boolean,
+	/**  The entry's range in `text`, in UTF-16 code units (CodeMirror's unit); empty when omitted. */
+	start_utf16: number,
+	end_utf16: number,
+	/**  UTF-8 bytes of the entry in the text (0 when omitted). */
+	bytes: number,
+	/**  The entry's fraction of the whole text's bytes. */
+	share: number | null,
+};
+
+/**  The author's controls for the budgets that depend on a setting. */
+export type CatalogLimits = {
+	/**  nagents' `MAX_SKILL_MANIFEST_TOKENS` (default 10,000). */
+	manifest_tokens?: number | null,
+	/**
+	 *  The model's context window in tokens, from which Claude Code's and Codex's listing budgets
+	 *  follow. Claude Code assumes 200,000 when unset; Codex falls back to 8,000 characters.
+	 */
+	context_window?: number | null,
+};
+
+/**  Exactly what one client would show a model about the skills. */
+export type CatalogPreview = {
+	dialect: CatalogDialect,
+	/**  The model-facing text, byte for byte. */
+	text: string,
+	bytes: number,
+	/**  ceil(bytes / 4), the estimate the peers use. */
+	estimated_tokens: number,
+	/**  `None` where the client bounds nothing (10xGraph, skills-ref). */
+	budget: CatalogBudget | null,
+	/**  Every skill the client read, in catalog order, omitted ones included. */
+	entries: CatalogEntry[],
+	/**  Names of the skills the budget left out, in catalog order. */
+	omitted: string[],
+	/**  The notice the client appends when it omits skills. */
+	notice: string | null,
+	/**  Facts about this dialect an author should keep in mind (e.g. "no budget"). */
+	notes: string[],
+	/**  Skills the client could not read, or a failure of the whole catalog, in its words. */
+	problems: string[],
 };
 
 /**
@@ -85,6 +208,26 @@ export type CatalogReport = {
 	/**  Builtin skills hidden by a workspace skill of the same name (the first source wins). */
 	shadowed: Skill[],
 };
+
+export type CompetingPair = {
+	first: string,
+	second: string,
+	/**  Queries for which both skills scored at or above the threshold, close to each other. */
+	queries: string[],
+};
+
+/**  Where nagents' cut falls in the original text. */
+export type CutPosition = {
+	/**  UTF-16 offset of the first character left out (CodeMirror's unit). */
+	utf16_offset: number,
+	/**  UTF-8 byte offset of the same place. */
+	byte_offset: number,
+	/**  1-based line on which the cut falls. */
+	line: number,
+};
+
+/**  Which client's behaviour to reproduce. */
+export type Dialect = "nagents" | "10xgraph";
 
 /**  A diagnostic positioned for the editor. */
 export type EditorDiagnostic = {
@@ -137,6 +280,12 @@ export type ErrorCode =
 /**  Something failed inside the app itself. */
 "internal";
 
+/**  One eval query. */
+export type EvalQuery = {
+	query: string,
+	should_trigger?: string | null,
+};
+
 /**  The findings for one file of the workspace. */
 export type FileLint = {
 	path: string,
@@ -165,6 +314,32 @@ export type LinkStatus =
 /**  A scheme that is never followed (`javascript:`, `data:`, `file:` …). */
 "blocked";
 
+/**  Both clients' load of one skill at one limit. */
+export type LoadPreview = {
+	nagents: NagentsLoad,
+	tenxgraph: TenxgraphLoad,
+};
+
+/**  What the model did with a request. */
+export type ModelAction = { kind: "text"; text: string } | { kind: "tool_calls"; calls: ToolCall[] };
+
+/**  nagents' load of this skill. */
+export type NagentsLoad = {
+	result: SkillLoadResult,
+	/**  `None` when nothing was cut. */
+	cut: CutPosition | null,
+	/**
+	 *  Why nagents would not list this skill at all (its metadata is refused); the load is then
+	 *  shown as if the skill were listed under its folder's name.
+	 */
+	problem: string | null,
+};
+
+/**  Where a request message comes from. */
+export type Origin = "system_prompt" | "catalog" | 
+/**  10xGraph session mode's preloaded skill, or a re-injected active skill. */
+"skill_instructions" | "user" | "activation" | "assistant" | "tool_result";
+
 /**  What one client does with one skill. */
 export type Outcome = 
 /**  The skill is offered to the model under this name and description. */
@@ -173,6 +348,15 @@ export type Outcome =
 { outcome: "skipped"; reason: string } | 
 /**  Because of this skill, the client loads no skill at all. */
 { outcome: "fails-catalog"; reason: string };
+
+/**  The model the playground's mock agent uses: `"explicit"`, `"router"`, or `{ script: path }`. */
+export type PlaygroundModel = 
+/**  Never calls a tool: only `$name` activation loads skills. */
+"explicit" | 
+/**  Calls the skill tool for the best-scoring skill (router scores are in the transcript). */
+"router" | 
+/**  Follows the script in this file of the open workspace. */
+{ script: string };
 
 /**  The rendered body and the links it contains. */
 export type Preview = {
@@ -190,6 +374,45 @@ export type PreviewLink = {
 /**  A client (or the specification) whose behaviour the linter predicts. */
 export type ProfileId = "spec" | "nagents" | "10xgraph" | "claude-code" | "claude-upload" | "codex" | "copilot" | "opencode";
 
+export type QueryResult = {
+	query: string,
+	expected: string | null,
+	/**  The best skill at or above the threshold, if any. */
+	predicted: string | null,
+	correct: boolean,
+	/**  The best-scoring skills, best first. */
+	ranking: SkillScore[],
+};
+
+/**  One message of a request. */
+export type RequestMessage = {
+	role: string,
+	origin: Origin,
+	content: string,
+	/**  ceil(UTF-8 bytes / 4) of the content, the estimate the peers use. */
+	estimated_tokens: number,
+	tool_calls?: ToolCall[],
+	tool_call_id?: string | null,
+};
+
+/**  One request and its answer. */
+export type Round = {
+	index: number,
+	messages: RequestMessage[],
+	tools: ToolSpec[],
+	estimated_tokens: number,
+	action: ModelAction,
+	tool_results: ToolResult[],
+};
+
+/**  The router's view of the user's message. */
+export type RouterReport = {
+	threshold: number | null,
+	/**  Every skill, best first. */
+	scores: SkillScore[],
+	chosen: string | null,
+};
+
 /**  What a save may replace. */
 export type SaveGuard = 
 /**  Create a new file; fail if one exists. */
@@ -198,6 +421,12 @@ export type SaveGuard =
 { kind: "unchanged"; fingerprint: Fingerprint } | 
 /**  Replace whatever is there (the author chose "keep mine"). */
 { kind: "overwrite" };
+
+/**  What was written. */
+export type SavedEvals = {
+	path: string,
+	fingerprint: Fingerprint,
+};
 
 /**  How serious a finding is. Ordered so that `max` picks the most serious. */
 export type Severity = 
@@ -215,6 +444,51 @@ export type Skill = {
 	location: string,
 };
 
+/**
+ *  What a load hands to a model: nagents' `SkillLoadResult`, fields in nagents' order so the
+ *  serialized JSON matches byte for byte.
+ */
+export type SkillLoadResult = {
+	name: string,
+	location: string,
+	content: string,
+	truncated: boolean,
+	estimated_tokens: number,
+	token_limit: number,
+};
+
+export type SkillMetrics = {
+	name: string,
+	true_positives: number,
+	false_positives: number,
+	false_negatives: number,
+	/**  `None` when the router never picked the skill. */
+	precision: number | null,
+	/**  `None` when no query expects the skill. */
+	recall: number | null,
+};
+
+/**  One skill's relevance to a query. */
+export type SkillScore = {
+	name: string,
+	score: number | null,
+	/**  Query terms found in the skill's text, in query order. */
+	matched_terms: string[],
+};
+
+/**  10xGraph's `activate_skill` for this skill. */
+export type TenxgraphLoad = {
+	/**  The skill's name as 10xGraph reads it; `None` when it skips the skill. */
+	name: string | null,
+	/**  The tool's result; `None` when 10xGraph skips the skill. */
+	output: ToolOutput | null,
+	/**  Bundled files as the tool lists them (at most 200). */
+	files: string[],
+	files_truncated: boolean,
+	/**  The loader's diagnostics for this skill (why it is skipped, or what it forgave). */
+	diagnostics: string[],
+};
+
 /**  A text file as read from disk. */
 export type TextFile = {
 	/**  The exact text, byte for byte: BOM and line endings included, so offsets match the linter's. */
@@ -222,9 +496,79 @@ export type TextFile = {
 	fingerprint: Fingerprint,
 };
 
+/**  A tool call made by the model. */
+export type ToolCall = {
+	id: string,
+	name: string,
+	arguments: { [key in string]: string },
+};
+
+/**  What a tool returns: the text the model sees, and whether 10xGraph marks it failed. */
+export type ToolOutput = {
+	content: string,
+	is_error: boolean,
+};
+
+/**  The outcome of one tool call. */
+export type ToolResult = {
+	call_id: string,
+	name: string,
+	content: string,
+	is_error: boolean,
+	estimated_tokens: number,
+};
+
+/**  A tool offered to the model. */
+export type ToolSpec = {
+	name: string,
+	description: string,
+	/**  The JSON schema of the parameters, as JSON text. */
+	parameters: string,
+};
+
+/**  Totals over the run. */
+export type Totals = {
+	rounds: number,
+	tool_calls: number,
+	/**  Estimated tokens over every request. A JavaScript number holds any real total exactly. */
+	request_tokens: number | null,
+	/**  Estimated tokens of the last request. */
+	final_request_tokens: number,
+};
+
+/**  A whole simulated run. */
+export type Transcript = {
+	dialect: Dialect,
+	model: string,
+	skills: string[],
+	rounds: Round[],
+	final_text: string | null,
+	router: RouterReport | null,
+	budget: BudgetReport | null,
+	totals: Totals,
+	warnings: Warning[],
+};
+
+export type TriggerReport = {
+	threshold: number | null,
+	queries: QueryResult[],
+	skills: SkillMetrics[],
+	competing: CompetingPair[],
+	/**  Queries that expect a skill the catalog does not hold. */
+	unknown_expectations: string[],
+};
+
 export type Verdict = {
 	profile: ProfileId,
 } & Outcome;
+
+export type Warning = {
+	kind: WarningKind,
+	message: string,
+};
+
+/**  Something an author should know about the run. */
+export type WarningKind = "unknown_reference" | "truncated_load" | "budget_exhausted" | "too_many_references" | "load_failed" | "references_ignored" | "round_limit" | "session_skill_missing" | "tool_error" | "diagnostic";
 
 /**  Something changed in the opened folders, outside the app or through it. */
 export type WorkspaceEvent = 

@@ -277,7 +277,8 @@ impl Warning {
 pub struct Totals {
     pub rounds: u32,
     pub tool_calls: u32,
-    /// Estimated tokens over every request.
+    /// Estimated tokens over every request. A JavaScript number holds any real total exactly.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub request_tokens: u64,
     /// Estimated tokens of the last request.
     pub final_request_tokens: u32,

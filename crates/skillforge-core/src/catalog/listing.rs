@@ -117,9 +117,9 @@ pub enum BudgetUnit {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CatalogBudget {
     pub unit: BudgetUnit,
-    pub limit: u64,
+    pub limit: u32,
     /// The part of the text the budget counts, in `unit`.
-    pub used: u64,
+    pub used: u32,
     /// How the limit follows from the controls, for a tooltip.
     pub basis: String,
 }
@@ -188,6 +188,12 @@ fn utf16_offsets(text: &str, byte_offsets: &[usize]) -> Vec<u32> {
 }
 
 fn to_u32(value: usize) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
+}
+
+/// Budgets cross IPC as 32-bit numbers (JavaScript numbers hold them exactly); no real budget
+/// comes near the bound.
+fn clamp(value: u64) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
 }
 
@@ -304,8 +310,8 @@ pub fn nagents_manifest(
     }
     let budget = CatalogBudget {
         unit: BudgetUnit::Bytes,
-        limit,
-        used: rendered.text.len() as u64,
+        limit: clamp(limit),
+        used: to_u32(rendered.text.len()),
         basis: format!("MAX_SKILL_MANIFEST_TOKENS {cap_tokens} \u{d7} 4 bytes"),
     };
     let text = rendered.text;
@@ -525,8 +531,8 @@ pub fn claude_code_listing(
     }
     let budget = CatalogBudget {
         unit: BudgetUnit::Utf16Units,
-        limit,
-        used,
+        limit: clamp(limit),
+        used: clamp(used),
         basis: format!("1% of a {window}-token context window \u{d7} 4 characters"),
     };
     let notes = vec![
@@ -607,8 +613,8 @@ pub fn codex_listing(
     };
     let budget = CatalogBudget {
         unit,
-        limit,
-        used: measure(&text),
+        limit: clamp(limit),
+        used: clamp(measure(&text)),
         basis,
     };
     let notes = vec![
