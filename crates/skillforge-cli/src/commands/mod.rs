@@ -3,6 +3,7 @@
 mod catalog;
 mod export;
 mod lint;
+mod listing;
 mod load;
 mod manifest;
 mod schema;
@@ -23,6 +24,8 @@ pub enum Command {
     Schema(schema::Args),
     /// Print the skills manifest exactly as nagents renders it for a model.
     Manifest(manifest::Args),
+    /// Print the catalog text a client shows a model (nagents, 10xgraph, skills-ref, claude-code, codex).
+    Listing(listing::Args),
     /// Print a skill's text within a token budget, as nagents' skill(name) tool returns it.
     Load(load::Args),
     /// Show the requests a client would send a model for a message, with a mock model answering.
@@ -39,6 +42,7 @@ pub fn run(command: Command) -> anyhow::Result<u8> {
         Command::Lint(args) => lint::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Manifest(args) => manifest::run(args),
+        Command::Listing(args) => listing::run(args),
         Command::Load(args) => load::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Triggers(args) => triggers::run(args),

@@ -1,0 +1,63 @@
+//! `skillforge listing --dialect D ROOT...`: the catalog text a client shows a model, exactly, with
+//! the budget settings an author can change.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits};
+use skillforge_core::catalog::session::CatalogSession;
+use skillforge_core::workspace::check_root;
+
+use crate::exit;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Folders holding skills.
+    #[arg(required = true)]
+    roots: Vec<PathBuf>,
+    /// Which client: nagents, 10xgraph, skills-ref, claude-code or codex.
+    #[arg(long, default_value = "nagents", value_parser = parse_dialect)]
+    dialect: CatalogDialect,
+    /// nagents' manifest cap in estimated tokens (nagents uses 10000).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    manifest_tokens: Option<u32>,
+    /// The model's context window in tokens (Claude Code and Codex budgets follow from it).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    context_window: Option<u32>,
+    /// Print the whole preview (entries, budget, omitted skills) as JSON instead of the text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_dialect(text: &str) -> Result<CatalogDialect, String> {
+    CatalogDialect::from_id(text).ok_or_else(|| {
+        format!("unknown dialect {text:?}; use nagents, 10xgraph, skills-ref, claude-code or codex")
+    })
+}
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let roots = args
+        .roots
+        .iter()
+        .map(|root| check_root(root))
+        .collect::<Result<Vec<_>, _>>()?;
+    let session = CatalogSession::open(&roots);
+    let limits = CatalogLimits {
+        manifest_tokens: args.manifest_tokens,
+        context_window: args.context_window,
+    };
+    let preview = session.preview(args.dialect, &limits, &[]);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &preview)?;
+        out.write_all(b"\n")?;
+    } else {
+        // Byte for byte what the model sees: no trailing newline is added.
+        out.write_all(preview.text.as_bytes())?;
+        for problem in &preview.problems {
+            eprintln!("{problem}");
+        }
+    }
+    out.flush()?;
+    Ok(exit::OK)
+}
