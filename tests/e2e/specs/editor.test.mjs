@@ -120,14 +120,31 @@ describe("editing a skill", { timeout: 240_000 }, () => {
     await waitForDisk(browser, "my version on disk", file, (text) => text?.includes("Mine.") && !text.includes("(edited outside)"));
   });
 
-  it("updates the tree when a skill is deleted outside the app", async () => {
-    await rm(path.join(workspace, "release-notes"), { recursive: true });
-    await waitFor(
-      browser,
-      "release-notes gone from the tree",
-      () => browser.execute(() => Array.from(document.querySelectorAll('[data-testid="skill-item"]'), (item) => item.getAttribute("data-skill-name"))),
-      (names) => names.length === 1 && names[0] === "csv-cleanup",
-    );
+  it("keeps a dirty buffer whose file is deleted outside the app, and saves it again", async () => {
+    const notes = path.join(workspace, "release-notes", "SKILL.md");
+    await openSkill(browser, "release-notes");
+    await browser.$('[data-testid="editor"] .cm-content').click();
+    await browser.keys(["Control", "End"]);
+    await press(browser, "Unsaved line.");
+    await rm(notes);
+    const banner = browser.$('[data-testid="conflict-banner"]');
+    await waitFor(browser, "the deleted-file banner", async () => (await banner.isExisting()) && banner.getAttribute("data-conflict"), (kind) => kind === "deleted");
+    await waitFor(browser, "release-notes gone from the tree", () => treeNames(browser), (names) => names.join() === "csv-cleanup");
+    await screenshot(browser, "editor-deleted-while-dirty");
+    await browser.$('[data-testid="conflict-save-again"]').click();
+    await waitForDisk(browser, "the buffer saved again", notes, (text) => text?.includes("Unsaved line."));
+    await waitFor(browser, "release-notes back in the tree", () => treeNames(browser), (names) => names.join() === "csv-cleanup,release-notes");
+  });
+
+  it("updates the tree when a skill folder is deleted outside the app", async () => {
+    await rm(path.join(workspace, "csv-cleanup"), { recursive: true });
+    await waitFor(browser, "csv-cleanup gone from the tree", () => treeNames(browser), (names) => names.join() === "release-notes");
     await screenshot(browser, "editor-tree-after-delete");
   });
 });
+
+function treeNames(browser) {
+  return browser.execute(() =>
+    Array.from(document.querySelectorAll('[data-testid="skill-item"]'), (item) => item.getAttribute("data-skill-name")).sort(),
+  );
+}
