@@ -33,6 +33,9 @@ SPEC_DEVIATIONS = {
     "catalog/beta": "skills-ref reads the number 5 in metadata as a string",
     "catalog/theta": "skills-ref reads the number -3 in metadata as a string",
     "catalog/eta": "skills-ref does not check that metadata is a mapping",
+    "edge/hex": "skills-ref reads the number 0x10 in metadata as a string",
+    "edge/octal": "skills-ref reads the number 010 in metadata as a string",
+    "edge/triggers-map": "skills-ref str()-converts nested metadata",
 }
 
 D = "Extract text from PDF files. Use when the user mentions PDFs."
@@ -67,6 +70,28 @@ CASES = {
     "catalog/zeta": "---\nname: alpha\ndescription: Shadowed by the first alpha. Use when never.\n---\n",
     "catalog/eta": "---\nname: eta\ndescription: Eta. Use when eta.\nmetadata: not-a-map\n---\n",
     "catalog/theta": "---\nname: theta\ndescription: Theta. Use when theta.\nmetadata:\n  priority: -3\n  triggers: \"  \"\n---\n",
+    "edge/hex": "---\nname: hex\ndescription: Hex priority. Use when hex.\nmetadata:\n  priority: 0x10\n---\n",
+    "edge/octal": "---\nname: octal\ndescription: Octal priority. Use when octal.\nmetadata:\n  priority: 010\n---\n",
+    "edge/underscore": "---\nname: underscore\ndescription: Underscored. Use when needed.\nmetadata:\n  priority: 1_000\n---\n",
+    "edge/plus": "---\nname: plus\ndescription: Plus. Use when plus.\nmetadata:\n  priority: \"+4\"\n---\n",
+    "edge/quoted-hex": "---\nname: quoted-hex\ndescription: Quoted hex. Use when hex.\nmetadata:\n  priority: \"0x10\"\n---\n",
+    "edge/sexagesimal": "---\nname: sexagesimal\ndescription: Base 60. Use when time.\nmetadata:\n  priority: 1:30\n---\n",
+    "edge/comment": "---\nname: comment # trailing comment\ndescription: With comments. Use when commenting. # here\n---\n",
+    "edge/folded-paragraphs": "---\nname: folded-paragraphs\ndescription: >\n  First line\n  continues.\n\n  Second paragraph.\n---\n",
+    "edge/single-quote-escape": "---\nname: single-quote-escape\ndescription: 'It''s here. Use when quoting.'\n---\n",
+    "edge/quoted-keys": "---\n\"name\": quoted-keys\n'description': Quoted keys. Use when keys.\n---\n",
+    "edge/null-description": "---\nname: null-description\ndescription: ~\n---\n",
+    "edge/unicode-space": "---\nname: unicode-space\ndescription: \"Non\\u00a0breaking and\\u2003em space. Use when spacing.\"\n---\n",
+    "edge/tab-value": "---\nname:\ttab-value\ndescription: Tab after colon. Use when tabs.\n---\n",
+    "edge/document-end": "---\nname: document-end\ndescription: Ends early. Use when ending.\n...\n---\n",
+    "edge/triggers-map": "---\nname: triggers-map\ndescription: Map triggers. Use when mapping.\nmetadata:\n  triggers:\n    a: b\n---\n",
+    "edge/name-trailing-space": "---\nname: 'edge-name '\ndescription: Trailing space. Use when spacing.\n---\n",
+    "edge/colon-in-name": "---\nname: colon: in-name\ndescription: Colon in name. Use when colons.\n---\n",
+    "edge/two-colon-lines": "---\nname: two-colon-lines\ndescription: Use when: a\nlicense: MIT: or not\n---\n",
+    "edge/indented-colon": "---\nname: indented-colon\ndescription: Indented. Use when nested.\nmetadata:\n  note: see: this\n---\n",
+    "edge/bool-name": "---\nname: yes\ndescription: Boolean name. Use when yes.\n---\n",
+    "edge/float-description": "---\nname: float-description\ndescription: 1.5\n---\n",
+    "edge/exp-description": "---\nname: exp-description\ndescription: 1e3\n---\n",
 }
 
 
