@@ -181,3 +181,36 @@ describe("the new skill dialog", () => {
     await waitFor(() => expect(screen.getByTestId("editor-path").textContent).toBe("fresh-skill/SKILL.md"));
   });
 });
+
+describe("untrusted text", () => {
+  it("shows markup in names, messages and verdicts as text", async () => {
+    const hostile = "<img src=x onerror=alert(1)>";
+    const backend = fakeBackend({
+      initial: ok(workspaceView([{ name: hostile, description: `<script>alert(1)</script>`, location: PATH }])),
+      files: { [PATH]: `---\nname: ${hostile}\ndescription: <b>bold</b>\n---\n` },
+    });
+    render(App, { backend });
+    const item = await screen.findByTestId("skill-item");
+    expect(item.querySelector("img, script")).toBeNull();
+    expect(screen.getByTestId("skill-name").textContent).toBe(hostile);
+    await fireEvent.click(item);
+    const message = await screen.findByTestId("problem-message", {}, { timeout: 2000 });
+    expect(message.textContent).toContain(hostile);
+    await fireEvent.click(screen.getByTestId("tab-clients"));
+    await screen.findAllByTestId("verdict", {}, { timeout: 2000 });
+    // The only markup from the backend in the page is the preview's; nothing else became elements.
+    expect(document.querySelector("img, script, iframe")).toBeNull();
+  });
+
+  it("shows a rule's documentation from the backend in the side panel", async () => {
+    const backend = setup();
+    await openSkill("csv");
+    const at = GOOD.indexOf("csv");
+    type(at, at + 3, "Bad");
+    const about = await screen.findByText("?", { selector: "button" }, { timeout: 2000 });
+    await fireEvent.click(about);
+    expect((await screen.findByTestId("rule-name")).textContent).toBe("name-format");
+    expect(screen.getByTestId("rule-doc").querySelector("h1")?.textContent).toBe("name-format");
+    expect(backend.calls).toContain("ruleDocumentation name-format");
+  });
+});
