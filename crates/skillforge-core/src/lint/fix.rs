@@ -4,8 +4,9 @@ use super::context::{FileProbe, SkillFile};
 use super::workspace::{lint_file, LintOptions};
 use super::{Applicability, Diagnostic, TextEdit};
 
-/// Most passes before giving up: each pass applies every non-overlapping fix, so real files settle in two.
-pub const MAX_PASSES: usize = 10;
+/// Most passes before giving up. Each pass applies every non-overlapping fix, so real files settle in two or
+/// three; a file with dozens of conflicting findings on one line may need more, a true oscillation never ends.
+pub const MAX_PASSES: usize = 32;
 
 /// Applies the applicable fixes of `diagnostics` to `source`. Returns the new text and how many fixes were
 /// applied; fixes overlapping an earlier one wait for the next pass.
@@ -55,14 +56,16 @@ pub fn apply(source: &str, diagnostics: &[Diagnostic], include_unsafe: bool) -> 
     (out, applied)
 }
 
-/// Two edits conflict when their ranges intersect, or when both insert at the same point (order unknown).
+/// Two edits conflict when their ranges intersect, or when one inserts strictly inside the other's range.
 fn overlap(left: &TextEdit, right: &TextEdit) -> bool {
     if std::ptr::eq(left, right) {
         return false;
     }
     let (left, right) = (left.range, right.range);
+    // Two insertions at one point are both kept, in the order their fixes were accepted (by position, then
+    // rule order): each inserts whole lines, so neither can split the other.
     if left.is_empty() && right.is_empty() {
-        return left.start == right.start;
+        return false;
     }
     left.start < right.end && right.start < left.end
         || (left.is_empty() && right.start < left.start && left.start < right.end)

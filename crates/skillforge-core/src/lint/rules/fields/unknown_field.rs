@@ -41,6 +41,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
         return;
     };
     let metadata = root.get("metadata");
+    let mut offered_new_block = false;
     for entry in entries {
         let Some((key, _)) = entry.key.as_scalar() else {
             continue;
@@ -67,7 +68,14 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             ),
         )
         .for_profiles(unknown_to);
-        if let Some(edits) = move_under_metadata(context, entry, key, metadata) {
+        // Without a `metadata` block, only the first move may create one; the others follow on the next pass,
+        // so two moves never write two `metadata:` headers.
+        let movable = metadata.is_some() || !offered_new_block;
+        if let Some(edits) = movable
+            .then(|| move_under_metadata(context, entry, key, metadata))
+            .flatten()
+        {
+            offered_new_block = true;
             finding = finding.with_fix(
                 format!("Move `{key}` under `metadata`"),
                 Applicability::Unsafe,
