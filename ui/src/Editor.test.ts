@@ -155,6 +155,18 @@ describe("the editor", () => {
     expect(backend.calls.filter((call) => call.startsWith("openExternal"))).toEqual([]);
     await fireEvent.click(link);
     expect(backend.calls).toContain("openExternal https://example.com/");
+    await fireEvent.click(preview.querySelector("a[data-link-status=blocked]")!);
+    expect(backend.calls.filter((call) => call.startsWith("openExternal"))).toHaveLength(1);
+  });
+
+  it("opens a bundled file from a preview link in the editor", async () => {
+    setup({ [PATH]: GOOD, "/work/skills/csv/references/notes.md": "# Notes\n" });
+    await openSkill("csv");
+    const preview = await screen.findByTestId("preview");
+    await waitFor(() => expect(preview.querySelector("a[data-link-status=bundled]")).not.toBeNull());
+    await fireEvent.click(preview.querySelector("a[data-link-status=bundled]")!);
+    await waitFor(() => expect(screen.getByTestId("editor-path").textContent).toBe("csv/references/notes.md"));
+    expect(view().state.sliceDoc()).toBe("# Notes\n");
   });
 
   it("lists how each client sees the skill", async () => {

@@ -141,6 +141,22 @@ describe("editing a skill", { timeout: 240_000 }, () => {
     await waitFor(browser, "csv-cleanup gone from the tree", () => treeNames(browser), (names) => names.join() === "release-notes");
     await screenshot(browser, "editor-tree-after-delete");
   });
+
+  it("creates a new skill from the dialog, refusing a bad name first", async () => {
+    await browser.$('[data-testid="new-skill"]').click();
+    const input = browser.$('[data-testid="new-skill-name"]');
+    await waitFor(browser, "the new skill dialog", () => input.isExisting(), Boolean);
+    await input.click();
+    await press(browser, "Fresh Skill");
+    const problem = browser.$('[data-testid="new-skill-problem"]');
+    await waitFor(browser, "the name problem", async () => (await problem.isExisting()) && problem.getText(), (text) => Boolean(text) && text.includes("lowercase"));
+    await press(browser, ...Array(11).fill("Backspace"), "fresh-skill");
+    await browser.$('[data-testid="new-skill-create"]').click();
+    await waitFor(browser, "the new skill open", () => browser.$('[data-testid="editor-path"]').getText(), (text) => text === "fresh-skill/SKILL.md");
+    await waitForDisk(browser, "the new SKILL.md on disk", path.join(workspace, "fresh-skill", "SKILL.md"), (text) => text?.includes("name: fresh-skill"));
+    await waitFor(browser, "the new skill in the tree", () => treeNames(browser), (names) => names.join() === "fresh-skill,release-notes");
+    await screenshot(browser, "editor-new-skill");
+  });
 });
 
 function treeNames(browser) {

@@ -36,6 +36,10 @@ export interface LintedText {
 }
 
 export const LINT_DELAY_MS = 150;
+
+export function isSkillFile(path: string): boolean {
+  return path === "SKILL.md" || path.endsWith("/SKILL.md") || path.endsWith("\\SKILL.md");
+}
 const WRAP_LIMIT = 5_000;
 
 function longestLine(text: string): number {
@@ -68,17 +72,8 @@ export function createEditorState(path: string, text: string, readOnly: boolean,
     yamlFrontmatter({ content: markdown() }),
     // Wrapping lays out a whole line; without it CodeMirror renders only the visible part of a huge line.
     longestLine(text) <= WRAP_LIMIT ? EditorView.lineWrapping : [],
-    lintGutter(),
-    linter(
-      async (view) => {
-        const state = view.state;
-        const fileText = state.sliceDoc();
-        const diagnostics = await hooks.lint(path, fileText);
-        if (!diagnostics || view.state.doc !== state.doc) return [];
-        return toCodeMirror(diagnostics, new OffsetMap(fileText, state.lineBreak === "\r\n" ? "\r\n" : "\n"), state.doc, hooks);
-      },
-      { delay: LINT_DELAY_MS },
-    ),
+    // Only a SKILL.md is linted; other bundled files (references, scripts) are plain text to the engine.
+    isSkillFile(path) ? [lintGutter(), skillLinter(path, hooks)] : [],
     keymap.of([
       {
         key: "Mod-s",
@@ -97,6 +92,20 @@ export function createEditorState(path: string, text: string, readOnly: boolean,
     EditorView.updateListener.of((update) => hooks.changed(path, update)),
   ];
   return EditorState.create({ doc: text, extensions });
+}
+
+function skillLinter(path: string, hooks: EditorHooks): Extension {
+  return linter(
+    async (view) => {
+      const state = view.state;
+      const fileText = state.sliceDoc();
+      const diagnostics = await hooks.lint(path, fileText);
+      if (!diagnostics || view.state.doc !== state.doc) return [];
+      const map = new OffsetMap(fileText, state.lineBreak === "\r\n" ? "\r\n" : "\n");
+      return toCodeMirror(diagnostics, map, state.doc, hooks);
+    },
+    { delay: LINT_DELAY_MS },
+  );
 }
 
 /** The quick-fix edits as one CodeMirror change set, in editor positions. */

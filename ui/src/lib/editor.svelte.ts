@@ -15,7 +15,7 @@ import type {
 } from "./backend";
 import { PROFILES } from "./backend";
 import { settle } from "./catalog";
-import { applyFix, createEditorState, type EditorHooks, type LintedText } from "./codemirror";
+import { applyFix, createEditorState, isSkillFile, type EditorHooks, type LintedText } from "./codemirror";
 import { reactToDisk, type Conflict, type Resolution } from "./conflict";
 import type { ConfirmStore } from "./confirm.svelte";
 import { debounce } from "./debounce";
@@ -426,6 +426,10 @@ export class EditorStore {
   async #refreshVerdicts(): Promise<void> {
     const doc = this.active;
     if (!doc || this.sideTab !== "clients") return;
+    if (!isSkillFile(doc.path)) {
+      this.verdicts = [];
+      return;
+    }
     const answer = await settle(() => this.#backend.lintBuffer(doc.path, doc.state.sliceDoc(), PROFILES));
     if (this.activePath !== doc.path) return;
     this.verdicts = answer.status === "ok" ? answer.data.verdicts : [];

@@ -154,8 +154,15 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       calls.push(`renderPreview ${path}`);
       const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
       return ok({
-        html: `<p>${escaped}</p><a href="#" data-link-status="external" data-link-target="https://example.com/">web</a>`,
-        links: [{ target: "https://example.com/", status: "external" }],
+        html:
+          `<p>${escaped}</p><a href="#" data-link-status="external" data-link-target="https://example.com/">web</a>` +
+          `<a href="#" data-link-status="bundled" data-link-target="references/notes.md">notes</a>` +
+          `<a href="#" data-link-status="blocked" data-link-target="javascript:alert(1)">blocked</a>`,
+        links: [
+          { target: "https://example.com/", status: "external" },
+          { target: "references/notes.md", status: "bundled" },
+          { target: "javascript:alert(1)", status: "blocked" },
+        ],
       });
     },
     openExternal: async (url: string) => {
