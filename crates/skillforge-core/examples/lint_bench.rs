@@ -31,7 +31,8 @@ fn large_skill() -> String {
     while text.len() < 300 * 1024 {
         line += 1;
         text.push_str(&format!(
-            "Step {line}: read [the guide](references/guide-{line}.md) and run `scripts/run.py --item {line}` carefully.\n"
+            "Step {line}: read [the guide](references/guide-{}.md) and run `scripts/run.py --item {line}` carefully.\n",
+            line % 12
         ));
         if line % 20 == 0 {
             text.push_str(&format!("\n## Section {line}\n\n"));

@@ -100,6 +100,9 @@ pub struct SkillContext<'a> {
     /// The profiles the run was asked about.
     pub profiles: &'a [ProfileId],
     pub files: &'a dyn FileProbe,
+    /// The body's local links, parsed once for the rules that need them (Markdown parsing dominates the
+    /// cost of linting a large body).
+    links: std::cell::OnceCell<Vec<crate::lint::rules::body::LocalLink>>,
 }
 
 impl<'a> SkillContext<'a> {
@@ -118,7 +121,14 @@ impl<'a> SkillContext<'a> {
             yaml,
             profiles,
             files,
+            links: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Relative link and image targets in the body.
+    pub fn local_links(&self) -> &[crate::lint::rules::body::LocalLink] {
+        self.links
+            .get_or_init(|| crate::lint::rules::body::local_links(self))
     }
 
     /// The frontmatter root when it parsed and is a mapping.

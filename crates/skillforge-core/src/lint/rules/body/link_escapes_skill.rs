@@ -1,4 +1,4 @@
-use super::{local_links, resolve_inside};
+use super::resolve_inside;
 use crate::lint::{Finding, SkillContext};
 
 crate::declare_rule! {
@@ -27,7 +27,7 @@ crate::declare_rule! {
 }
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
-    for link in local_links(context) {
+    for link in context.local_links() {
         if let Err(reason) = resolve_inside(&link.target) {
             findings.push(Finding::new(
                 link.range,

@@ -1,4 +1,4 @@
-use super::{local_links, resolve_inside};
+use super::resolve_inside;
 use crate::lint::{Finding, SkillContext};
 
 crate::declare_rule! {
@@ -28,14 +28,20 @@ crate::declare_rule! {
 }
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
-    for link in local_links(context) {
+    // Long bodies link the same few files many times; ask the filesystem once per target.
+    let mut known: std::collections::HashMap<std::path::PathBuf, bool> =
+        std::collections::HashMap::new();
+    for link in context.local_links() {
         let Ok(inside) = resolve_inside(&link.target) else {
             continue;
         };
         if inside.as_os_str().is_empty() {
             continue;
         }
-        if !context.files.exists(&context.file.dir().join(&inside)) {
+        let exists = *known
+            .entry(inside.clone())
+            .or_insert_with(|| context.files.exists(&context.file.dir().join(&inside)));
+        if !exists {
             findings.push(Finding::new(
                 link.range,
                 format!("`{}` does not exist in the skill folder", link.target),
