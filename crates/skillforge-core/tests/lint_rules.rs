@@ -143,3 +143,28 @@ fn every_rule_has_a_committed_snapshot() {
         );
     }
 }
+
+#[test]
+fn ignore_comments_silence_their_code_and_only_unused_ones_are_reported() {
+    use skillforge_core::lint::context::SkillFile;
+    let text = "---\n# skillforge: ignore[SF203, SF999]\nname: PDF-Tools\ndescription: Extract text. Use when asked.\n---\n";
+    let file = SkillFile::from_bytes(
+        PathBuf::from("PDF-Tools/SKILL.md"),
+        "PDF-Tools/SKILL.md".into(),
+        text.as_bytes().to_vec(),
+    );
+    let report = lint_file(&file, &LintOptions::default(), &RealFiles);
+    let codes: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.code.as_str())
+        .collect();
+    assert!(!codes.contains(&"SF203"), "{codes:?}");
+    let unused: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.code == "SF901")
+        .map(|diagnostic| diagnostic.message.as_str())
+        .collect();
+    assert_eq!(unused, ["`SF999` is not a Skillforge rule code"]);
+}
