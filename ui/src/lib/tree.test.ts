@@ -20,6 +20,13 @@ describe("countsBySkill", () => {
     expect(counts.get(`${root}/alpha/SKILL.md`)).toEqual({ errors: 1, warnings: 3, infos: 3 });
     expect(counts.get(`${root}/zeta/SKILL.md`)).toEqual({ errors: 0, warnings: 0, infos: 0 });
   });
+
+  it("counts a file of a nested skill for the nested skill only", () => {
+    const outer = { name: "group", description: "", location: `${root}/group/SKILL.md` };
+    const counts = countsBySkill([outer, skills[2]], [{ path: `${root}/group/nested/SKILL.md`, errors: 2, warnings: 0, infos: 0 }]);
+    expect(counts.get(outer.location)?.errors).toBe(0);
+    expect(counts.get(skills[2].location)?.errors).toBe(2);
+  });
 });
 
 describe("buildTree", () => {
