@@ -585,6 +585,8 @@ pub fn codex_listing(
     let mut ordered: Vec<&CodexSkill> = skills.iter().collect();
     ordered.sort_by(|a, b| a.name.cmp(&b.name));
     let mut text = String::from(CODEX_HEADING);
+    let mut used_bytes = text.len() as u64;
+    let mut used_chars = python::char_len(&text) as u64;
     let mut drafts = Vec::with_capacity(ordered.len());
     let mut full = false;
     for skill in ordered {
@@ -592,7 +594,14 @@ pub fn codex_listing(
             "\n- {}: {} (file: {})",
             skill.name, skill.description, skill.path
         );
-        let span = if !full && measure(&text) + measure(&line) <= limit {
+        // Counted as the text grows: measuring the whole text per skill would be quadratic.
+        let fits = match unit {
+            BudgetUnit::Tokens => (used_bytes + line.len() as u64).div_ceil(4) <= limit,
+            _ => used_chars + python::char_len(&line) as u64 <= limit,
+        };
+        let span = if !full && fits {
+            used_bytes += line.len() as u64;
+            used_chars += python::char_len(&line) as u64;
             let start = text.len();
             text.push_str(&line);
             Some((start, text.len()))
