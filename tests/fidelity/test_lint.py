@@ -92,6 +92,9 @@ CASES = {
     "edge/bool-name": "---\nname: yes\ndescription: Boolean name. Use when yes.\n---\n",
     "edge/float-description": "---\nname: float-description\ndescription: 1.5\n---\n",
     "edge/exp-description": "---\nname: exp-description\ndescription: 1e3\n---\n",
+    "alias/described": "---\nname: &n described\nx-text: &d Aliased description. Use when aliasing.\ndescription: *d\nmetadata:\n  triggers: [*n, *d]\n---\n",
+    "alias/list-description": "---\nname: list-description\nitems: &l [a, b]\ndescription: *l\n---\n",
+    "alias/priority": "---\nname: priority\ndescription: Priority by alias. Use when aliasing.\nbase: &p 9\nmetadata:\n  priority: *p\n---\n",
 }
 
 

@@ -181,8 +181,8 @@ pub struct Node {
     pub range: TextRange,
     /// Whether an explicit tag (`!!str`, `!custom`) was written; strict clients refuse tags.
     pub tagged: bool,
-    /// Whether an anchor (`&name`) was written.
-    pub anchored: bool,
+    /// The anchor (`&name`) written on this node, as the parser numbers anchors; 0 when there is none.
+    pub anchor: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -201,8 +201,10 @@ pub enum Value {
         /// `{a: b}` rather than indented lines.
         flow: bool,
     },
-    /// `*name`: a reference that is deliberately not expanded.
-    Alias,
+    /// `*name`: a reference to the node carrying `anchor`, deliberately not expanded.
+    Alias {
+        anchor: usize,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -240,7 +242,7 @@ impl Node {
             Value::Scalar { .. } => "a scalar",
             Value::Sequence { .. } => "a list",
             Value::Mapping { .. } => "a mapping",
-            Value::Alias => "an alias",
+            Value::Alias { .. } => "an alias",
         }
     }
 }
@@ -296,7 +298,7 @@ enum Open {
         items: Vec<Node>,
         flow: bool,
         tagged: bool,
-        anchored: bool,
+        anchor: usize,
     },
     Mapping {
         start: usize,
@@ -304,7 +306,7 @@ enum Open {
         pending_key: Option<Node>,
         flow: bool,
         tagged: bool,
-        anchored: bool,
+        anchor: usize,
     },
 }
 
@@ -371,17 +373,17 @@ impl Builder<'_> {
                     },
                     range,
                     tagged: tag.is_some(),
-                    anchored: anchor != 0,
+                    anchor,
                 };
                 self.push(node);
             }
-            Event::Alias(_) => {
+            Event::Alias(anchor) => {
                 self.count_node(span)?;
                 let node = Node {
-                    value: Value::Alias,
+                    value: Value::Alias { anchor },
                     range: self.range(span),
                     tagged: false,
-                    anchored: false,
+                    anchor: 0,
                 };
                 self.push(node);
             }
@@ -393,7 +395,7 @@ impl Builder<'_> {
                     items: Vec::new(),
                     flow: self.starts_flow(range, '['),
                     tagged: tag.is_some(),
-                    anchored: anchor != 0,
+                    anchor,
                 });
             }
             Event::MappingStart(anchor, tag) => {
@@ -405,7 +407,7 @@ impl Builder<'_> {
                     pending_key: None,
                     flow: self.starts_flow(range, '{'),
                     tagged: tag.is_some(),
-                    anchored: anchor != 0,
+                    anchor,
                 });
             }
             Event::SequenceEnd | Event::MappingEnd => {
@@ -419,7 +421,7 @@ impl Builder<'_> {
                         items,
                         flow,
                         tagged,
-                        anchored,
+                        anchor,
                     } => {
                         let end = collection_end(
                             flow,
@@ -431,7 +433,7 @@ impl Builder<'_> {
                             value: Value::Sequence { items, flow },
                             range: TextRange::new(start, end),
                             tagged,
-                            anchored,
+                            anchor,
                         }
                     }
                     Open::Mapping {
@@ -439,7 +441,7 @@ impl Builder<'_> {
                         entries,
                         flow,
                         tagged,
-                        anchored,
+                        anchor,
                         ..
                     } => {
                         let last = entries.last().map(|entry| entry.value.range.end());
@@ -448,7 +450,7 @@ impl Builder<'_> {
                             value: Value::Mapping { entries, flow },
                             range: TextRange::new(start, end),
                             tagged,
-                            anchored,
+                            anchor,
                         }
                     }
                 };

@@ -58,27 +58,6 @@ impl PyValue {
         resolve_plain(text)
     }
 
-    pub fn from_node(node: &Node) -> Self {
-        match &node.value {
-            Value::Scalar { text, style } => PyValue::from_scalar(text, *style),
-            Value::Sequence { items, .. } => {
-                PyValue::List(items.iter().map(PyValue::from_node).collect())
-            }
-            Value::Mapping { entries, .. } => PyValue::Map(
-                entries
-                    .iter()
-                    .map(|entry| {
-                        (
-                            PyValue::from_node(&entry.key),
-                            PyValue::from_node(&entry.value),
-                        )
-                    })
-                    .collect(),
-            ),
-            Value::Alias => PyValue::Unknown,
-        }
-    }
-
     /// Python's `str(value)`.
     pub fn to_python_str(&self) -> String {
         match self {
@@ -88,6 +67,74 @@ impl PyValue {
             PyValue::Bool(false) => "False".to_string(),
             PyValue::Null => "None".to_string(),
             PyValue::List(_) | PyValue::Map(_) | PyValue::Unknown => String::new(),
+        }
+    }
+}
+
+/// Converts nodes as PyYAML's composer builds them, expanding aliases. Expansion is bounded: an alias bomb
+/// stops at [`PyConverter::BUDGET`] converted nodes and the rest reads as [`PyValue::Unknown`].
+pub struct PyConverter<'a> {
+    anchors: std::collections::HashMap<usize, &'a Node>,
+    budget: usize,
+}
+
+impl<'a> PyConverter<'a> {
+    pub const BUDGET: usize = 100_000;
+
+    pub fn new(root: &'a Node) -> Self {
+        let mut anchors = std::collections::HashMap::new();
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            if node.anchor != 0 {
+                anchors.insert(node.anchor, node);
+            }
+            match &node.value {
+                Value::Sequence { items, .. } => stack.extend(items),
+                Value::Mapping { entries, .. } => {
+                    stack.extend(entries.iter().flat_map(|entry| [&entry.key, &entry.value]));
+                }
+                Value::Scalar { .. } | Value::Alias { .. } => {}
+            }
+        }
+        Self {
+            anchors,
+            budget: Self::BUDGET,
+        }
+    }
+
+    pub fn convert(&mut self, node: &'a Node) -> PyValue {
+        self.convert_at(node, 0)
+    }
+
+    fn convert_at(&mut self, node: &'a Node, depth: usize) -> PyValue {
+        // Aliases can nest an anchored collection inside itself; depth and budget both end that.
+        if self.budget == 0 || depth > 4 * crate::frontmatter::yaml::MAX_DEPTH {
+            return PyValue::Unknown;
+        }
+        self.budget -= 1;
+        match &node.value {
+            Value::Scalar { text, style } => PyValue::from_scalar(text, *style),
+            Value::Sequence { items, .. } => PyValue::List(
+                items
+                    .iter()
+                    .map(|item| self.convert_at(item, depth + 1))
+                    .collect(),
+            ),
+            Value::Mapping { entries, .. } => PyValue::Map(
+                entries
+                    .iter()
+                    .map(|entry| {
+                        (
+                            self.convert_at(&entry.key, depth + 1),
+                            self.convert_at(&entry.value, depth + 1),
+                        )
+                    })
+                    .collect(),
+            ),
+            Value::Alias { anchor } => match self.anchors.get(anchor).copied() {
+                Some(target) => self.convert_at(target, depth + 1),
+                None => PyValue::Unknown,
+            },
         }
     }
 }
@@ -292,13 +339,14 @@ pub fn tenxgraph_load(context: &SkillContext<'_>) -> Result<TenxgraphSkill, Stri
     let Some(root) = root else {
         return Err("Skipped: 'name' is missing or empty".to_string());
     };
+    let mut converter = PyConverter::new(root);
     if root.entries().is_none() {
         return Err(format!(
             "Frontmatter must be a mapping, got {}",
-            python_type_name(&PyValue::from_node(root))
+            python_type_name(&converter.convert(root))
         ));
     }
-    let field = |key: &str| root.get(key).map(|entry| PyValue::from_node(&entry.value));
+    let mut field = |key: &str| root.get(key).map(|entry| converter.convert(&entry.value));
     let name = match field("name") {
         Some(PyValue::Str(name)) if !python::strip(&name).is_empty() => name,
         _ => return Err("Skipped: 'name' is missing or empty".to_string()),

@@ -58,7 +58,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
                     ),
                 );
             }
-            Value::Sequence { .. } | Value::Mapping { .. } | Value::Alias => {
+            Value::Sequence { .. } | Value::Mapping { .. } | Value::Alias { .. } => {
                 findings.push(Finding::new(
                     entry.value.range,
                     format!("`{key}` is {}, not text", entry.value.kind_name()),
