@@ -89,3 +89,75 @@ describe("editor speed on a 300 KB SKILL.md", { timeout: 300_000 }, () => {
     await screenshot(browser, "editor-large-file");
   });
 });
+
+/** Resident memory of the app and the WebKit processes it started, in MB. */
+async function appMemoryMb() {
+  const { execFile } = await import("node:child_process");
+  const table = await new Promise((resolve, reject) =>
+    execFile("ps", ["-e", "-o", "pid=,ppid=,rss=,comm="], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
+  const rows = table.trim().split("\n").map((line) => {
+    const [pid, ppid, rss, ...comm] = line.trim().split(/\s+/);
+    return { pid, ppid, rss: Number(rss), comm: comm.join(" ") };
+  });
+  const ours = new Set(rows.filter((row) => row.comm.startsWith("skillforge-app")).map((row) => row.pid));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows) if (ours.has(row.ppid) && !ours.has(row.pid)) (ours.add(row.pid), (grew = true));
+  }
+  return Math.round(rows.filter((row) => ours.has(row.pid)).reduce((sum, row) => sum + row.rss, 0) / 1024);
+}
+
+describe("a workspace of 5,000 skills", { timeout: 600_000 }, () => {
+  const SKILLS = 5000;
+  let browser;
+  let workspace;
+
+  before(async () => {
+    const { mkdtemp } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    workspace = path.join(await mkdtemp(path.join(tmpdir(), "skillforge-e2e-")), "many-skills");
+    for (let index = 0; index < SKILLS; index++) {
+      const name = `skill-${String(index).padStart(4, "0")}`;
+      await mkdir(path.join(workspace, name), { recursive: true });
+      await writeFile(
+        path.join(workspace, name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: Does task number ${index}. Use when task ${index} comes up.\n---\n\nSteps.\n`,
+      );
+    }
+  });
+
+  after(async () => {
+    await quit(browser);
+    await removeCopy(workspace);
+  });
+
+  it("records the time from discovery to the painted tree, and the memory", async () => {
+    const started = performance.now();
+    browser = await launch(workspace);
+    const tree = await waitFor(
+      browser,
+      "the tree timing",
+      () => browser.execute(() => performance.getEntriesByName("tree-ready").map((entry) => entry.duration)),
+      (entries) => entries.length > 0,
+    );
+    const launchToTree = performance.now() - started;
+    await waitFor(
+      browser,
+      "5,000 skills listed",
+      () => browser.$('[data-testid="status-skills"]').getText(),
+      (text) => text === `${SKILLS} skills`,
+    );
+    const figures = {
+      skills: SKILLS,
+      view_to_painted_tree_ms: Math.round(tree[0]),
+      launch_to_tree_ms: Math.round(launchToTree),
+      memory_mb_app_and_webkit: await appMemoryMb(),
+      build: "debug (unoptimized)",
+    };
+    console.log(`tree timings: ${JSON.stringify(figures)}`);
+    const directory = process.env.E2E_ARTIFACTS ?? path.join(repo, "target/e2e-artifacts");
+    await writeFile(path.join(directory, "tree-timings.json"), `${JSON.stringify(figures, null, 2)}\n`);
+    await screenshot(browser, "tree-5000-skills");
+  });
+});
