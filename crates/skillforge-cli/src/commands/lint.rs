@@ -69,6 +69,7 @@ pub struct Args {
     /// Client profiles to check against (repeatable). Default: `profiles` in skillforge.toml, else all.
     #[arg(long = "profile", value_enum, value_name = "PROFILE")]
     profiles: Vec<ProfileArg>,
+    /// How to print the findings.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Apply safe fixes in place, then report what is left.
