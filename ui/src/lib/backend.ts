@@ -23,6 +23,24 @@ export type {
   TextFile,
   WorkspaceEvent,
   WorkspaceView,
+  Buffer,
+  CatalogBudget,
+  CatalogDialect,
+  CatalogEntry,
+  CatalogLimits,
+  CatalogPreview,
+  Dialect,
+  EvalQuery,
+  LoadPreview,
+  PlaygroundModel,
+  QueryResult,
+  RequestMessage,
+  Round,
+  SavedEvals,
+  SkillMetrics,
+  SkillScore,
+  Transcript,
+  TriggerReport,
 } from "./bindings.gen";
 
 /** How every command answers: tauri-specta's result shape, with the app's error. */
@@ -49,6 +67,11 @@ export interface Backend
     | "lintWorkspace"
     | "ruleDocumentation"
     | "createSkill"
+    | "catalogPreview"
+    | "loadPreview"
+    | "simulate"
+    | "runTriggers"
+    | "saveTriggerQueries"
   > {
   /** Calls `listener` for every workspace event; resolves to a function that stops listening. */
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Promise<() => void>;
@@ -78,6 +101,11 @@ export const tauriBackend: Backend = {
   lintWorkspace: commands.lintWorkspace,
   ruleDocumentation: commands.ruleDocumentation,
   createSkill: commands.createSkill,
+  catalogPreview: commands.catalogPreview,
+  loadPreview: commands.loadPreview,
+  simulate: commands.simulate,
+  runTriggers: commands.runTriggers,
+  saveTriggerQueries: commands.saveTriggerQueries,
   onWorkspaceEvent: (listener) => events.workspaceEvent.listen((event) => listener(event.payload)),
   onCloseRequested: async (mayClose) => {
     if (!WINDOW_CLOSE_GUARD) return null;

@@ -80,6 +80,8 @@ export class EditorStore {
   compare: Compare | null = $state.raw(null);
   /** The last failure worth telling the author about. */
   notice: { title: string; message: string } | null = $state.raw(null);
+  /** Counts edits to any buffer, so views of the unsaved text can follow the typing. */
+  edits = $state(0);
 
   readonly #backend: Backend;
   readonly #confirm: ConfirmStore;
@@ -368,6 +370,7 @@ export class EditorStore {
     doc.state = update.state;
     if (!update.docChanged) return;
     doc.dirty = !update.state.doc.eq(doc.savedDoc);
+    this.edits++;
     if (update.transactions.some((tr) => tr.isUserEvent("input") || tr.isUserEvent("delete"))) {
       this.#lastKeystroke = performance.now();
     }

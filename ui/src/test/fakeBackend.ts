@@ -12,6 +12,7 @@ import type {
   WorkspaceEvent,
   WorkspaceView,
 } from "../lib/backend";
+import { fakeCatalog, fakeLoad, fakeSimulate, fakeSkills, fakeTriggers } from "./fakePreviews";
 
 export function skill(name: string, description = `Describes ${name}.`, root = "/work/skills"): Skill {
   return { name, description, location: `${root}/${name}/SKILL.md` };
@@ -193,6 +194,37 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       if (files.has(path)) return failure({ code: "already_exists", message: `${path} already exists` });
       files.set(path, `---\nname: ${name}\ndescription: Use when …\n---\n`);
       return ok(path);
+    },
+    catalogPreview: async (dialect, limits, buffers) => {
+      calls.push(`catalogPreview ${dialect}`);
+      return ok(fakeCatalog(fakeSkills(files, buffers), dialect, limits));
+    },
+    loadPreview: async (path, text, tokenLimit) => {
+      calls.push(`loadPreview ${path} ${tokenLimit}`);
+      return ok(fakeLoad(path, text, tokenLimit));
+    },
+    simulate: async (message, dialect, model, tokenLimit, systemPrompt, buffers) => {
+      calls.push(`simulate ${dialect}`);
+      return ok(fakeSimulate(fakeSkills(files, buffers), message, dialect, model, tokenLimit, systemPrompt));
+    },
+    runTriggers: async (queries, buffers) => {
+      calls.push(`runTriggers ${queries.length}`);
+      return ok(fakeTriggers(fakeSkills(files, buffers), queries));
+    },
+    saveTriggerQueries: async (skillPath, queries, guard) => {
+      calls.push(`saveTriggerQueries ${skillPath} ${guard.kind}`);
+      const path = `${skillPath.slice(0, skillPath.lastIndexOf("/"))}/evals/evals.json`;
+      const current = files.get(path);
+      if (guard.kind === "new" && current !== undefined) {
+        return failure({ code: "already_exists", message: `${path} already exists` });
+      }
+      if (guard.kind === "unchanged" && (current === undefined || fingerprintOf(current) !== guard.fingerprint)) {
+        return failure({ code: "changed_on_disk", message: `${path} changed on disk` });
+      }
+      const name = /^name:[ \t]*(.*?)[ \t]*$/m.exec(files.get(skillPath) ?? "")?.[1] ?? "";
+      const text = `${JSON.stringify(queries.map((q) => ({ query: q.query, should_trigger: q.should_trigger === name })), null, 2)}\n`;
+      files.set(path, text);
+      return ok({ path, fingerprint: fingerprintOf(text) });
     },
     onWorkspaceEvent: async (listener) => {
       listeners.add(listener);

@@ -1,0 +1,211 @@
+// Pure helpers behind the previews: controls, ranges in the model-facing text, `$name` completion, trigger rows.
+import type { Buffer, CatalogBudget, CatalogDialect, CatalogEntry, CatalogLimits, EvalQuery, Skill } from "../backend";
+
+export interface DialectInfo {
+  id: CatalogDialect;
+  label: string;
+  /** Which setting bounds this client's catalog, if any. */
+  control: "manifest_tokens" | "context_window" | null;
+}
+
+export const DIALECTS: DialectInfo[] = [
+  { id: "nagents", label: "nagents manifest", control: "manifest_tokens" },
+  { id: "10xgraph", label: "10xGraph catalog", control: null },
+  { id: "skills-ref", label: "skills-ref to-prompt", control: null },
+  { id: "claude-code", label: "Claude Code listing", control: "context_window" },
+  { id: "codex", label: "Codex listing", control: "context_window" },
+];
+
+export function dialectInfo(id: CatalogDialect): DialectInfo {
+  return DIALECTS.find((dialect) => dialect.id === id) ?? DIALECTS[0];
+}
+
+/** Each control's range and the value the client itself uses. */
+export const RANGES = {
+  manifest_tokens: { min: 1, max: 20_000, initial: 10_000, label: "Manifest budget (tokens)" },
+  context_window: { min: 1_000, max: 1_000_000, initial: 200_000, label: "Context window (tokens)" },
+  token_limit: { min: 1, max: 100_000, initial: 10_000, label: "Load budget (skill_token_limit)" },
+} as const;
+
+export type RangeName = keyof typeof RANGES;
+
+/** A whole number within the control's range; null for input that is no number at all (the field is mid-edit). */
+export function clampLimit(value: number | string, range: RangeName): number | null {
+  const number = typeof value === "number" ? value : Number(String(value).trim().replace(/[,_\s]/g, ""));
+  if (!Number.isFinite(number) || (typeof value === "string" && value.trim() === "")) return null;
+  const { min, max } = RANGES[range];
+  return Math.min(max, Math.max(min, Math.round(number)));
+}
+
+export interface CatalogSettings {
+  dialect: CatalogDialect;
+  manifestTokens: number;
+  contextWindow: number;
+}
+
+/** What the backend needs for a dialect: only the control that dialect reads. */
+export function limitsFor(settings: CatalogSettings): CatalogLimits {
+  switch (dialectInfo(settings.dialect).control) {
+    case "manifest_tokens":
+      return { manifest_tokens: settings.manifestTokens };
+    case "context_window":
+      return { context_window: settings.contextWindow };
+    default:
+      return {};
+  }
+}
+
+export interface Meter {
+  /** used / limit, not capped (above 1 means over budget). */
+  fraction: number;
+  over: boolean;
+  label: string;
+}
+
+const UNIT_NAMES: Record<CatalogBudget["unit"], string> = {
+  bytes: "bytes",
+  tokens: "tokens",
+  characters: "characters",
+  utf16_units: "UTF-16 units",
+};
+
+export function meter(budget: CatalogBudget | null): Meter | null {
+  if (!budget) return null;
+  const fraction = budget.limit > 0 ? budget.used / budget.limit : 1;
+  const unit = UNIT_NAMES[budget.unit] ?? budget.unit;
+  return {
+    fraction,
+    over: budget.used > budget.limit,
+    label: `${formatCount(budget.used)} of ${formatCount(budget.limit)} ${unit} (${Math.round(fraction * 100)}%)`,
+  };
+}
+
+export function formatCount(value: number): string {
+  return value.toLocaleString("en-US");
+}
+
+/** A fraction as a percentage with one decimal; a dash where there is none. */
+export function formatPercent(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "—";
+  return `${(Math.round(value * 1000) / 10).toFixed(1)}%`;
+}
+
+export interface Pieces {
+  before: string;
+  marked: string;
+  after: string;
+}
+
+/** Splits `text` around [start, end) in UTF-16 units, clamped to the text; an empty range marks nothing. */
+export function splitRange(text: string, start: number, end: number): Pieces {
+  const from = Math.max(0, Math.min(text.length, start));
+  const to = Math.max(from, Math.min(text.length, end));
+  return { before: text.slice(0, from), marked: text.slice(from, to), after: text.slice(to) };
+}
+
+/** The text before and after a cut at `offset` UTF-16 units, clamped to the text. */
+export function splitAtCut(text: string, offset: number): { kept: string; cut: string } {
+  const at = Math.max(0, Math.min(text.length, offset));
+  return { kept: text.slice(0, at), cut: text.slice(at) };
+}
+
+/** The SKILL.md the author is working on: the open file if it is one, else the skill whose folder holds it. */
+export function currentSkillPath(activePath: string | null, skills: Skill[]): string | null {
+  if (!activePath) return null;
+  if (activePath.endsWith("/SKILL.md") || activePath === "SKILL.md") return activePath;
+  let best: string | null = null;
+  for (const skill of skills) {
+    const folder = skill.location.slice(0, skill.location.lastIndexOf("/") + 1);
+    if (folder && activePath.startsWith(folder) && (!best || folder.length > best.lastIndexOf("/") + 1)) best = skill.location;
+  }
+  return best;
+}
+
+/** The catalog entry of the current skill: by location where the client shows one, else by the skill's name. */
+export function entryFor(entries: CatalogEntry[], path: string | null, skills: Skill[]): CatalogEntry | null {
+  if (!path) return null;
+  const byLocation = entries.find((entry) => entry.location === path);
+  if (byLocation) return byLocation;
+  const name = skills.find((skill) => skill.location === path)?.name;
+  return name === undefined ? null : (entries.find((entry) => entry.name === name && !entry.location) ?? null);
+}
+
+/** The unsaved buffers to lay over the workspace. */
+export function dirtyBuffers(documents: { path: string; dirty: boolean; text(): string }[]): Buffer[] {
+  return documents.filter((doc) => doc.dirty).map((doc) => ({ path: doc.path, text: doc.text() }));
+}
+
+export interface Completion {
+  /** Where the `$` is. */
+  from: number;
+  /** The caret. */
+  to: number;
+  prefix: string;
+  options: string[];
+}
+
+const NAME_CHARACTER = /[A-Za-z0-9_.:-]/;
+
+/** The `$name` being typed at `caret`, and the skill names that start with it (at most `limit`). */
+export function completionAt(message: string, caret: number, names: string[], limit = 8): Completion | null {
+  let start = caret;
+  while (start > 0 && NAME_CHARACTER.test(message[start - 1])) start--;
+  if (start === 0 || message[start - 1] !== "$") return null;
+  // `$$name` or `a$name` is not a reference.
+  if (start >= 2 && !/\s|[([{"'`,;]/.test(message[start - 2])) return null;
+  const prefix = message.slice(start, caret);
+  const lower = prefix.toLowerCase();
+  const options = names.filter((name) => name.toLowerCase().startsWith(lower) && name !== prefix).slice(0, limit);
+  return options.length ? { from: start - 1, to: caret, prefix, options } : null;
+}
+
+export function applyCompletion(message: string, completion: Completion, name: string): { text: string; caret: number } {
+  const insert = `$${name}`;
+  const after = message.slice(completion.to);
+  const spacer = after.startsWith(" ") ? "" : " ";
+  return { text: message.slice(0, completion.from) + insert + spacer + after, caret: completion.from + insert.length + 1 };
+}
+
+/** `evals/evals.json` beside a SKILL.md. */
+export function evalsPathFor(skillPath: string): string {
+  const slash = skillPath.lastIndexOf("/");
+  return `${slash >= 0 ? skillPath.slice(0, slash) : "."}/evals/evals.json`;
+}
+
+export interface TriggerRow {
+  query: string;
+  /** The skill the query should trigger, or null for none. */
+  expected: string | null;
+}
+
+/**
+ * Rows from an `evals/evals.json` (the agentskills.io layout, `should_trigger` true meaning "this skill"); a
+ * string names the skill itself. Throws with a readable message for anything else.
+ */
+export function rowsFromEvals(text: string, skillName: string): TriggerRow[] {
+  const parsed: unknown = JSON.parse(text);
+  const list = Array.isArray(parsed) ? parsed : (parsed as { evals?: unknown })?.evals;
+  if (!Array.isArray(list)) throw new Error("expected a JSON list of {query, should_trigger}");
+  return list.map((item, index) => {
+    const entry = item as { query?: unknown; should_trigger?: unknown };
+    if (typeof entry?.query !== "string") throw new Error(`entry ${index + 1} has no query text`);
+    const expected =
+      entry.should_trigger === true ? skillName : typeof entry.should_trigger === "string" ? entry.should_trigger : null;
+    return { query: entry.query, expected };
+  });
+}
+
+/** The rows worth running or saving: blank queries dropped, blank expectations meaning "none". */
+export function queriesFrom(rows: TriggerRow[]): EvalQuery[] {
+  return rows
+    .filter((row) => row.query.trim() !== "")
+    .map((row) => ({ query: row.query, should_trigger: row.expected?.trim() ? row.expected.trim() : null }));
+}
+
+/** The first `limit` entries, plus the current one wherever it is: thousands of rows would slow every refresh. */
+export function visibleEntries<T>(entries: T[], current: T | null, limit = 300): { shown: T[]; hidden: number } {
+  if (entries.length <= limit) return { shown: entries, hidden: 0 };
+  const shown = entries.slice(0, limit);
+  if (current && !shown.includes(current)) shown.push(current);
+  return { shown, hidden: entries.length - shown.length };
+}
