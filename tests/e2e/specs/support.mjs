@@ -39,7 +39,7 @@ export async function quit(browser) {
  * Polls `read` until `accept` holds for what it returned, and returns that value. On timeout the error shows the
  * last value read, so a failure says what the window showed instead.
  */
-export async function waitFor(browser, description, read, accept) {
+export async function waitFor(browser, description, read, accept, { timeout = STATE_TIMEOUT_MS } = {}) {
   let last;
   try {
     await browser.waitUntil(
@@ -47,7 +47,7 @@ export async function waitFor(browser, description, read, accept) {
         last = await read();
         return accept(last);
       },
-      { timeout: STATE_TIMEOUT_MS, interval: POLL_INTERVAL_MS },
+      { timeout, interval: POLL_INTERVAL_MS },
     );
   } catch (error) {
     const shown = await visibleText(browser).catch(() => "(window text unavailable)");

@@ -52,6 +52,7 @@ export const TIMING = {
   keystrokeToSquiggles: "keystroke-to-squiggles",
   lintRoundTrip: "lint-round-trip",
   lintBackend: "lint-backend",
+  workspaceLint: "workspace-lint",
 } as const;
 
 // The preview and the verdicts are refreshed only while shown, and less often for big files, so that while the
@@ -294,8 +295,14 @@ export class EditorStore {
 
   async refreshWorkspaceLint(): Promise<void> {
     const ticket = ++this.#workspaceTicket;
+    const started = performance.now();
     const answer = await settle(() => this.#backend.lintWorkspace([this.profile]));
     if (ticket !== this.#workspaceTicket) return;
+    try {
+      performance.measure(TIMING.workspaceLint, { start: started, end: performance.now() });
+    } catch {
+      // Timings are optional.
+    }
     this.workspaceFiles = answer.status === "ok" ? answer.data.files : [];
   }
 

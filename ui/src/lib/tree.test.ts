@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { skill } from "../test/fakeBackend";
-import { buildTree, countsBySkill, shownCount, skillFolder, skillNameProblem } from "./tree";
+import { buildTree, countsBySkill, limitTree, shownCount, skillFolder, skillNameProblem } from "./tree";
 
 const root = "/work/skills";
 const skills = [
@@ -56,6 +56,16 @@ describe("buildTree", () => {
     const tree = buildTree(builtin, null, new Map(), { text: "", onlyProblems: false });
     expect(tree[0].skills[0].folder).toBe("package:skillforge/skills/b");
     expect(skillFolder(builtin[0].location)).toBe("package:skillforge/skills/b");
+  });
+});
+
+describe("limitTree", () => {
+  it("keeps the first skills in order, across groups", () => {
+    const tree = buildTree(skills, root, new Map(), { text: "", onlyProblems: false });
+    const limited = limitTree(tree, 2);
+    expect(limited.flatMap((group) => group.skills.map((entry) => entry.skill.name))).toEqual(["alpha", "zeta"]);
+    expect(shownCount(limitTree(tree, 3))).toBe(3);
+    expect(limitTree(tree, 0)).toEqual([]);
   });
 });
 

@@ -89,12 +89,30 @@ export function buildTree(
     list.push({ skill, folder, counts: skillCounts });
     groups.set(parent, list);
   }
+  // Code-point order: stable across locales and fast for thousands of skills.
   return [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compare(a, b))
     .map(([parent, list]) => ({
       parent,
-      skills: list.sort((a, b) => a.folder.localeCompare(b.folder) || a.skill.name.localeCompare(b.skill.name)),
+      skills: list.sort((a, b) => compare(a.folder, b.folder) || compare(a.skill.name, b.skill.name)),
     }));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first `limit` skills of the tree, in order, keeping their groups. */
+export function limitTree(groups: TreeGroup[], limit: number): TreeGroup[] {
+  const limited: TreeGroup[] = [];
+  let left = limit;
+  for (const group of groups) {
+    if (left <= 0) break;
+    const skills = group.skills.slice(0, left);
+    left -= skills.length;
+    limited.push({ parent: group.parent, skills });
+  }
+  return limited;
 }
 
 export function shownCount(groups: TreeGroup[]): number {
