@@ -81,6 +81,7 @@ describe("editor speed on a 300 KB SKILL.md", { timeout: 300_000 }, () => {
       ipc_read_300kb_ms: Array.isArray(ipcRead) ? { p50: percentile(ipcRead, 0.5), p95: percentile(ipcRead, 0.95) } : ipcRead,
       build: "debug (unoptimized)",
       launch_to_tree_ms: Math.round(launchToTree),
+      memory_mb: await appMemoryMb(),
     };
     console.log(`editor timings: ${JSON.stringify(figures)}`);
     const directory = process.env.E2E_ARTIFACTS ?? path.join(repo, "target/e2e-artifacts");
@@ -90,7 +91,7 @@ describe("editor speed on a 300 KB SKILL.md", { timeout: 300_000 }, () => {
   });
 });
 
-/** Resident memory of the app and the WebKit processes it started, in MB. */
+/** Resident memory of the app and the WebKit processes it started, in MB, in total and per process name. */
 async function appMemoryMb() {
   const { execFile } = await import("node:child_process");
   const table = await new Promise((resolve, reject) =>
@@ -105,7 +106,11 @@ async function appMemoryMb() {
     grew = false;
     for (const row of rows) if (ours.has(row.ppid) && !ours.has(row.pid)) (ours.add(row.pid), (grew = true));
   }
-  return Math.round(rows.filter((row) => ours.has(row.pid)).reduce((sum, row) => sum + row.rss, 0) / 1024);
+  const byProcess = {};
+  for (const row of rows.filter((candidate) => ours.has(candidate.pid))) {
+    byProcess[row.comm] = (byProcess[row.comm] ?? 0) + Math.round(row.rss / 1024);
+  }
+  return { total: Object.values(byProcess).reduce((sum, mb) => sum + mb, 0), byProcess };
 }
 
 describe("a workspace of 5,000 skills", { timeout: 600_000 }, () => {
