@@ -1,0 +1,160 @@
+import { describe, expect, it } from "vitest";
+import type { CatalogEntry } from "../backend";
+import {
+  applyCompletion,
+  clampLimit,
+  completionAt,
+  currentSkillPath,
+  dirtyBuffers,
+  entryFor,
+  evalsPathFor,
+  formatPercent,
+  limitsFor,
+  meter,
+  queriesFrom,
+  rowsFromEvals,
+  splitAtCut,
+  splitRange,
+  visibleEntries,
+} from "./logic";
+
+const entry = (name: string, location: string, included = true): CatalogEntry => ({
+  name,
+  location,
+  included,
+  shortened: false,
+  start_utf16: 0,
+  end_utf16: 0,
+  bytes: 0,
+  share: 0,
+});
+
+describe("controls", () => {
+  it("clamps to the control's range and keeps a field that is mid-edit", () => {
+    expect(clampLimit("250", "token_limit")).toBe(250);
+    expect(clampLimit("0", "token_limit")).toBe(1);
+    expect(clampLimit(250_000, "token_limit")).toBe(100_000);
+    expect(clampLimit("10,000", "manifest_tokens")).toBe(10_000);
+    expect(clampLimit("", "token_limit")).toBeNull();
+    expect(clampLimit("abc", "token_limit")).toBeNull();
+    expect(clampLimit("12.6", "token_limit")).toBe(13);
+  });
+
+  it("sends only the limit the dialect reads", () => {
+    const settings = { manifestTokens: 500, contextWindow: 64_000 };
+    expect(limitsFor({ dialect: "nagents", ...settings })).toEqual({ manifest_tokens: 500 });
+    expect(limitsFor({ dialect: "claude-code", ...settings })).toEqual({ context_window: 64_000 });
+    expect(limitsFor({ dialect: "codex", ...settings })).toEqual({ context_window: 64_000 });
+    expect(limitsFor({ dialect: "10xgraph", ...settings })).toEqual({});
+  });
+
+  it("measures the budget, over and under", () => {
+    expect(meter(null)).toBeNull();
+    const under = meter({ unit: "bytes", limit: 400, used: 100, basis: "" })!;
+    expect(under.over).toBe(false);
+    expect(under.fraction).toBe(0.25);
+    expect(under.label).toBe("100 of 400 bytes (25%)");
+    expect(meter({ unit: "characters", limit: 10, used: 12, basis: "" })!.over).toBe(true);
+    expect(formatPercent(0.1234)).toBe("12.3%");
+    expect(formatPercent(null)).toBe("—");
+  });
+});
+
+describe("ranges in the text", () => {
+  it("splits around an entry in UTF-16 units, clamped", () => {
+    expect(splitRange("ab😀cd", 2, 4)).toEqual({ before: "ab", marked: "😀", after: "cd" });
+    expect(splitRange("abc", 5, 9)).toEqual({ before: "abc", marked: "", after: "" });
+    expect(splitRange("abc", 2, 1)).toEqual({ before: "ab", marked: "", after: "c" });
+  });
+
+  it("splits at the cut", () => {
+    expect(splitAtCut("line one\nline two", 9)).toEqual({ kept: "line one\n", cut: "line two" });
+    expect(splitAtCut("abc", 10)).toEqual({ kept: "abc", cut: "" });
+  });
+});
+
+describe("the current skill", () => {
+  const skills = [
+    { name: "a", description: "", location: "/w/a/SKILL.md" },
+    { name: "ab", description: "", location: "/w/ab/SKILL.md" },
+  ];
+
+  it("is the open SKILL.md, or the skill whose folder holds the open file", () => {
+    expect(currentSkillPath(null, skills)).toBeNull();
+    expect(currentSkillPath("/w/a/SKILL.md", skills)).toBe("/w/a/SKILL.md");
+    expect(currentSkillPath("/w/ab/references/x.md", skills)).toBe("/w/ab/SKILL.md");
+    expect(currentSkillPath("/w/other.md", skills)).toBeNull();
+  });
+
+  it("finds its entry by location, or by name where the client shows none", () => {
+    const entries = [entry("a", "/w/a/SKILL.md"), entry("ab", "")];
+    expect(entryFor(entries, "/w/a/SKILL.md", skills)?.name).toBe("a");
+    expect(entryFor(entries, "/w/ab/SKILL.md", skills)?.name).toBe("ab");
+    expect(entryFor(entries, null, skills)).toBeNull();
+  });
+
+  it("lists only dirty buffers", () => {
+    const docs = [
+      { path: "/w/a/SKILL.md", dirty: true, text: () => "A" },
+      { path: "/w/b/SKILL.md", dirty: false, text: () => "B" },
+    ];
+    expect(dirtyBuffers(docs)).toEqual([{ path: "/w/a/SKILL.md", text: "A" }]);
+  });
+
+  it("keeps the current entry when thousands are cut from the list", () => {
+    const many = Array.from({ length: 1000 }, (_, index) => index);
+    const { shown, hidden } = visibleEntries(many, 900, 10);
+    expect(shown).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 900]);
+    expect(hidden).toBe(989);
+  });
+});
+
+describe("$name completion", () => {
+  const names = ["pdf-forms", "pdf-tools", "sql-review"];
+
+  it("offers names that start with what was typed after $", () => {
+    expect(completionAt("use $pd", 7, names)).toEqual({ from: 4, to: 7, prefix: "pd", options: ["pdf-forms", "pdf-tools"] });
+    expect(completionAt("$", 1, names)?.options).toEqual(names);
+    expect(completionAt("use pd", 6, names)).toBeNull();
+    expect(completionAt("a$pd", 4, names)).toBeNull();
+    expect(completionAt("use $sql-review", 15, names)).toBeNull();
+  });
+
+  it("inserts the chosen name with a space after it", () => {
+    const completion = completionAt("use $pd now", 7, names)!;
+    expect(applyCompletion("use $pd now", completion, "pdf-tools")).toEqual({ text: "use $pdf-tools now", caret: 15 });
+    const atEnd = completionAt("use $sq", 7, names)!;
+    expect(applyCompletion("use $sq", atEnd, "sql-review")).toEqual({ text: "use $sql-review ", caret: 16 });
+  });
+});
+
+describe("trigger rows", () => {
+  it("reads the agentskills.io layout beside a skill", () => {
+    const text = JSON.stringify([
+      { query: "fill this form", should_trigger: true },
+      { query: "bake a cake", should_trigger: false },
+      { query: "write sql", should_trigger: "sql-review" },
+    ]);
+    expect(rowsFromEvals(text, "pdf-forms")).toEqual([
+      { query: "fill this form", expected: "pdf-forms" },
+      { query: "bake a cake", expected: null },
+      { query: "write sql", expected: "sql-review" },
+    ]);
+    expect(() => rowsFromEvals("{}", "x")).toThrow(/JSON list/);
+    expect(() => rowsFromEvals("[{}]", "x")).toThrow(/no query/);
+  });
+
+  it("drops blank queries and treats a blank skill as none", () => {
+    expect(
+      queriesFrom([
+        { query: "a", expected: " pdf-forms " },
+        { query: "  ", expected: "x" },
+        { query: "b", expected: "" },
+      ]),
+    ).toEqual([
+      { query: "a", should_trigger: "pdf-forms" },
+      { query: "b", should_trigger: null },
+    ]);
+    expect(evalsPathFor("/w/a/SKILL.md")).toBe("/w/a/evals/evals.json");
+  });
+});
