@@ -358,6 +358,7 @@ fn walk(
 /// Fills in nesting and duplicate-name facts, in discovery order (which is sorted by path).
 pub fn place(files: &mut [SkillFile]) {
     let dirs: Vec<PathBuf> = files.iter().map(|file| file.dir().to_path_buf()).collect();
+    let skill_dirs: std::collections::HashSet<&Path> = dirs.iter().map(PathBuf::as_path).collect();
     let names: Vec<Option<String>> = files.iter().map(declared_name).collect();
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (index, name) in names.iter().enumerate() {
@@ -367,10 +368,12 @@ pub fn place(files: &mut [SkillFile]) {
     }
     for (index, file) in files.iter_mut().enumerate() {
         let dir = &dirs[index];
-        file.placement.nested_in = dirs
-            .iter()
-            .filter(|other| *other != dir && dir.starts_with(other))
-            .max_by_key(|other| other.as_os_str().len())
+        // The deepest enclosing skill folder: walk up from this folder instead of comparing every
+        // pair of folders, which made large workspaces quadratic.
+        file.placement.nested_in = dir
+            .ancestors()
+            .skip(1)
+            .find(|ancestor| skill_dirs.contains(ancestor))
             .map(|other| other.display().to_string());
         file.placement.first_of_its_name = true;
         if let Some(name) = &names[index] {
