@@ -180,6 +180,30 @@ describe("the editor", () => {
   });
 });
 
+describe("leaving unsaved work", () => {
+  it("asks before opening another workspace, and stays when cancelled", async () => {
+    const backend = setup();
+    await openSkill("csv");
+    type(0, 0, "x");
+    await fireEvent.click(screen.getByTestId("open-builtin"));
+    expect((await screen.findByTestId("confirm-message")).textContent).toContain(PATH);
+    await fireEvent.click(screen.getByTestId("confirm-cancel"));
+    await waitFor(() => expect(screen.queryByTestId("confirm-dialog")).toBeNull());
+    expect(backend.calls).not.toContain("builtinWorkspace");
+    expect(view().state.sliceDoc()).toBe(`x${GOOD}`);
+  });
+
+  it("jumps from a problem of another file to its place in that file", async () => {
+    const bad = "---\nname: Other\n---\n";
+    setup({ [PATH]: GOOD, [OTHER]: bad });
+    await openSkill("csv");
+    const jump = await screen.findByTestId("problem-jump", {}, { timeout: 2000 });
+    await fireEvent.click(jump);
+    await waitFor(() => expect(screen.getByTestId("editor-path").textContent).toBe("other/SKILL.md"));
+    expect(view().state.selection.main.head).toBe(bad.indexOf("Other"));
+  });
+});
+
 describe("the new skill dialog", () => {
   it("refuses a bad name and creates and opens a good one", async () => {
     const backend = setup();
