@@ -184,7 +184,7 @@ pub async fn save_file(
 }
 
 /// Runs file-system work off the async runtime's worker threads.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, AppError> {
     tauri::async_runtime::spawn_blocking(work)

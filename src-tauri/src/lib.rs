@@ -3,6 +3,7 @@
 mod commands;
 mod error;
 mod events;
+mod export;
 mod launch;
 mod state;
 mod watcher;
@@ -33,6 +34,9 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::lint_workspace,
             commands::rule_documentation,
             commands::create_skill,
+            export::pick_export_folder,
+            export::export_plan,
+            export::export_run,
             commands::catalog_preview,
             commands::load_preview,
             commands::simulate,

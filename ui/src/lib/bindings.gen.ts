@@ -36,6 +36,12 @@ export const commands = {
 	ruleDocumentation: (rule: string) => typedError<Preview, AppError>(__TAURI_INVOKE("rule_documentation", { rule })),
 	/**  Creates a new skill folder with a SKILL.md that passes every profile, and returns its path. */
 	createSkill: (parent: string, name: string, withScripts: boolean, withReferences: boolean) => typedError<string, AppError>(__TAURI_INVOKE("create_skill", { parent, name, withScripts, withReferences })),
+	/**  Asks for the destination folder; `None` when the dialog is cancelled. */
+	pickExportFolder: () => typedError<string | null, AppError>(__TAURI_INVOKE("pick_export_folder")),
+	/**  Validates the export and lists the skills and problems, writing nothing. */
+	exportPlan: (choice: ExportChoice) => typedError<ExportReport, AppError>(__TAURI_INVOKE("export_plan", { choice })),
+	/**  Runs the export; errors in the skills block it and come back in the report, nothing half-written. */
+	exportRun: (choice: ExportChoice) => typedError<ExportReport, AppError>(__TAURI_INVOKE("export_run", { choice })),
 	/**
 	 *  The exact catalog text `dialect` would show a model, with the editor's unsaved `buffers` in place
 	 *  of their files.
@@ -209,6 +215,17 @@ export type CatalogReport = {
 	shadowed: Skill[],
 };
 
+/**  Which client's skill folder a client-folder export installs into. */
+export type Client = 
+/**  `.claude/skills` (Claude Code). */
+"claude" | 
+/**  `.codex/skills` (Codex). */
+"codex" | 
+/**  `.agents/skills`, the cross-client folder (Codex, Copilot, 10xGraph and others). */
+"agents" | 
+/**  `.github/skills` (GitHub Copilot, VS Code). */
+"copilot";
+
 export type CompetingPair = {
 	first: string,
 	second: string,
@@ -284,6 +301,42 @@ export type ErrorCode =
 export type EvalQuery = {
 	query: string,
 	should_trigger?: string | null,
+};
+
+/**  What the author chose in the export dialog. */
+export type ExportChoice = {
+	target: Target,
+	/**  Skill names to export; every skill of the workspace when absent. */
+	skills: string[] | null,
+	/**  The destination folder, as picked in the folder dialog. */
+	out: string,
+	package_name: string | null,
+	package_version: string | null,
+	client: Client | null,
+	/**  Replace an earlier install of the same skills (never a folder someone else made). */
+	force: boolean,
+};
+
+/**  The outcome of an export that ran to a decision: either blocked by validation, or written. */
+export type ExportReport = {
+	target: Target,
+	/**  The profiles the skills were validated under. */
+	profiles: ProfileId[],
+	skills: ExportedSkillSummary[],
+	/**  Errors (which block) and warnings, in skill order. */
+	problems: Problem[],
+	/**  True when errors stopped the export before anything was written. */
+	blocked: boolean,
+	written: Written[],
+};
+
+/**  A skill in the report. */
+export type ExportedSkillSummary = {
+	name: string,
+	directory: string,
+	source: string,
+	files: number | null,
+	bytes: number | null,
 };
 
 /**  The findings for one file of the workspace. */
@@ -370,6 +423,25 @@ export type PreviewLink = {
 	target: string,
 	status: LinkStatus,
 };
+
+/**  One thing the author should know before (or instead of) exporting. */
+export type Problem = {
+	level: ProblemLevel,
+	/**  The skill's name, when the problem belongs to one skill. */
+	skill: string | null,
+	/**  The file or folder concerned. */
+	path: string,
+	/**  1-based line in `path`, when known. */
+	line: number | null,
+	/**  The lint code (`SF…`) when the linter reported it. */
+	code: string | null,
+	message: string,
+};
+
+/**  How serious a validation problem is. */
+export type ProblemLevel = "warning" | 
+/**  Blocks the export. */
+"error";
 
 /**  A client (or the specification) whose behaviour the linter predicts. */
 export type ProfileId = "spec" | "nagents" | "10xgraph" | "claude-code" | "claude-upload" | "codex" | "copilot" | "opencode";
@@ -475,6 +547,15 @@ export type SkillScore = {
 	/**  Query terms found in the skill's text, in query order. */
 	matched_terms: string[],
 };
+
+/**  What to export to. */
+export type Target = 
+/**  A Python project folder with the skills as package resources, and its wheel in `dist/`. */
+"python-package" | 
+/**  One `.skill` archive per skill, for upload to Claude. */
+"skill-archive" | 
+/**  Skill folders installed under a project's or user's client folder. */
+"client-folder";
 
 /**  10xGraph's `activate_skill` for this skill. */
 export type TenxgraphLoad = {
@@ -591,6 +672,22 @@ export type WorkspaceView = {
 	/**  Whether the skills can be edited in place (the builtin skills cannot). */
 	read_only: boolean,
 	report: CatalogReport,
+};
+
+/**  What happened at a destination. */
+export type WriteAction = "created" | 
+/**  An existing destination was replaced (`--force`). */
+"replaced";
+
+/**  One destination written. */
+export type Written = {
+	path: string,
+	action: WriteAction,
+	/**  The files written there, archives counted as one file. */
+	files: number | null,
+	bytes: number | null,
+	/**  Noteworthy files inside (the wheel, the archives), relative to `path`. */
+	artifacts: string[],
 };
 
 /* Tauri Specta runtime */

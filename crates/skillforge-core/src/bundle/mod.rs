@@ -147,7 +147,11 @@ pub struct ExportedSkillSummary {
     pub name: String,
     pub directory: String,
     pub source: String,
+    // JavaScript numbers hold these exactly: counts and sizes stay far below 2^53.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub files: usize,
+    // JavaScript numbers hold these exactly: counts and sizes stay far below 2^53.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub bytes: u64,
 }
 
@@ -158,7 +162,11 @@ pub struct Written {
     pub path: String,
     pub action: WriteAction,
     /// The files written there, archives counted as one file.
+    // JavaScript numbers hold these exactly: counts and sizes stay far below 2^53.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub files: usize,
+    // JavaScript numbers hold these exactly: counts and sizes stay far below 2^53.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub bytes: u64,
     /// Noteworthy files inside (the wheel, the archives), relative to `path`.
     pub artifacts: Vec<String>,
@@ -236,11 +244,38 @@ pub fn export(request: &ExportRequest) -> Result<ExportReport, ExportError> {
     export_with(request, &LintValidator)
 }
 
+/// Validates an export and reports what it would write, writing nothing: the app shows this before
+/// the author confirms.
+pub fn plan(request: &ExportRequest) -> Result<ExportReport, ExportError> {
+    assess(request, &LintValidator).map(|(report, _, _)| report)
+}
+
 /// Runs an export with the given validator.
 pub fn export_with(
     request: &ExportRequest,
     validator: &dyn Validator,
 ) -> Result<ExportReport, ExportError> {
+    let (mut report, skills, package) = assess(request, validator)?;
+    if report.blocked {
+        return Ok(report);
+    }
+    report.written = match (request.target, &package) {
+        (Target::PythonPackage, Some(spec)) => vec![write_python_package(request, spec, &skills)?],
+        (Target::SkillArchive, _) => vec![write_archives(request, &skills)?],
+        (Target::ClientFolder, _) => {
+            let client = request.client.ok_or(ExportError::MissingClient)?;
+            write_client_folders(request, client, &skills)?
+        }
+        (Target::PythonPackage, None) => Vec::new(),
+    };
+    Ok(report)
+}
+
+/// Everything an export decides before writing: the skills, their problems, whether it is blocked.
+fn assess(
+    request: &ExportRequest,
+    validator: &dyn Validator,
+) -> Result<(ExportReport, Vec<ExportedSkill>, Option<PackageSpec>), ExportError> {
     let profiles = profiles_for(request.target, request.client)?;
     let package = match request.target {
         Target::PythonPackage => Some(PackageSpec::new(
@@ -280,19 +315,7 @@ pub fn export_with(
         .iter()
         .any(|problem| problem.level == ProblemLevel::Error);
     report.problems = problems;
-    if report.blocked {
-        return Ok(report);
-    }
-    report.written = match (request.target, &package) {
-        (Target::PythonPackage, Some(spec)) => vec![write_python_package(request, spec, &skills)?],
-        (Target::SkillArchive, _) => vec![write_archives(request, &skills)?],
-        (Target::ClientFolder, _) => {
-            let client = request.client.ok_or(ExportError::MissingClient)?;
-            write_client_folders(request, client, &skills)?
-        }
-        (Target::PythonPackage, None) => Vec::new(),
-    };
-    Ok(report)
+    Ok((report, skills, package))
 }
 
 /// Discovers, selects, reads and validates the skills.

@@ -391,3 +391,25 @@ fn a_selection_exports_only_the_named_skills() {
     assert!(out.join("beta.skill").is_file());
     assert!(!out.join("alpha.skill").exists());
 }
+
+#[test]
+fn a_plan_validates_and_reports_without_writing() {
+    let (temp, root) = workspace();
+    for target in [
+        Target::PythonPackage,
+        Target::SkillArchive,
+        Target::ClientFolder,
+    ] {
+        let out = temp.path().join(format!("{}-planned", target.as_str()));
+        let planned = match plan(&request(&root, target, out.clone())) {
+            Ok(report) => report,
+            Err(error) => panic!("plan failed: {error}"),
+        };
+        assert!(!planned.blocked, "{:?}", planned.problems);
+        assert!(planned.written.is_empty());
+        assert!(!out.exists(), "a plan wrote {}", out.display());
+        let exported = run(&request(&root, target, out));
+        assert_eq!(planned.skills, exported.skills);
+        assert_eq!(planned.problems, exported.problems);
+    }
+}
