@@ -169,6 +169,9 @@ export class EditorStore {
     if (saved.status === "error") {
       if (saved.error.code === "changed_on_disk" || saved.error.code === "already_exists") {
         this.#react(doc, { kind: "save-refused" });
+      } else if (saved.error.code === "not_found" && chosen.kind === "unchanged") {
+        // Deleted before the watcher told us: the same banner as a reported deletion.
+        doc.conflict = { kind: "deleted" };
       } else {
         this.#fail(`Could not save ${path}`, saved.error);
       }
