@@ -36,6 +36,8 @@ SPEC_DEVIATIONS = {
     "edge/hex": "skills-ref reads the number 0x10 in metadata as a string",
     "edge/octal": "skills-ref reads the number 010 in metadata as a string",
     "edge/triggers-map": "skills-ref str()-converts nested metadata",
+    "edge/dashes-in-text": "skills-ref splits the file at `---` anywhere, even inside a value",
+    "edge/cr-only": "skills-ref splits at `---` without reading lines; the linter reads lines at LF",
 }
 
 D = "Extract text from PDF files. Use when the user mentions PDFs."
@@ -92,6 +94,9 @@ CASES = {
     "edge/bool-name": "---\nname: yes\ndescription: Boolean name. Use when yes.\n---\n",
     "edge/float-description": "---\nname: float-description\ndescription: 1.5\n---\n",
     "edge/exp-description": "---\nname: exp-description\ndescription: 1e3\n---\n",
+    "edge/cr-only": "---\rname: cr-only\rdescription: Carriage returns only. Use when testing.\r---\r",
+    "edge/dashes-in-text": "---\nname: dashes-in-text\ndescription: a --- b. Use when dashing.\n# no closing line\n",
+    "edge/form-feed-close": "---\nname: form-feed-close\ndescription: Form feed. Use when testing.\n\x0c---\n",
     "alias/described": "---\nname: &n described\nx-text: &d Aliased description. Use when aliasing.\ndescription: *d\nmetadata:\n  triggers: [*n, *d]\n---\n",
     "alias/list-description": "---\nname: list-description\nitems: &l [a, b]\ndescription: *l\n---\n",
     "alias/priority": "---\nname: priority\ndescription: Priority by alias. Use when aliasing.\nbase: &p 9\nmetadata:\n  priority: *p\n---\n",

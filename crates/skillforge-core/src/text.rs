@@ -110,20 +110,30 @@ impl LineIndex {
         let mut line_starts_utf16 = vec![0];
         let mut ascii_lines = Vec::new();
         let mut utf16 = 0usize;
-        let mut line_is_ascii = true;
-        for (offset, character) in text.char_indices() {
-            utf16 += character.len_utf16();
-            if !character.is_ascii() {
-                line_is_ascii = false;
-            }
-            if character == '\n' {
-                line_starts.push(offset + 1);
-                line_starts_utf16.push(utf16);
-                ascii_lines.push(line_is_ascii);
-                line_is_ascii = true;
+        // Line by line on bytes: `is_ascii` and `\n` search are vectorised, and only non-ASCII lines are decoded.
+        let mut start = 0;
+        loop {
+            let rest = text.get(start..).unwrap_or("");
+            let (line, next) = match rest.as_bytes().iter().position(|byte| *byte == b'\n') {
+                Some(newline) => (&rest[..=newline], Some(start + newline + 1)),
+                None => (rest, None),
+            };
+            let ascii = line.is_ascii();
+            utf16 += if ascii {
+                line.len()
+            } else {
+                line.encode_utf16().count()
+            };
+            ascii_lines.push(ascii);
+            match next {
+                Some(next) => {
+                    line_starts.push(next);
+                    line_starts_utf16.push(utf16);
+                    start = next;
+                }
+                None => break,
             }
         }
-        ascii_lines.push(line_is_ascii);
         Self {
             line_starts,
             line_starts_utf16,

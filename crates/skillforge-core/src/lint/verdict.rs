@@ -8,11 +8,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::context::SkillContext;
-use super::rules::frontmatter::parse_after_quoting;
 use super::{Diagnostic, ProfileId, Severity};
 use crate::frontmatter::lite;
-use crate::frontmatter::yaml::{Node, Style, Value};
+use crate::frontmatter::yaml::{self, Node, Style, Value};
 use crate::python;
+use crate::text::TextRange;
 
 /// What one client does with one skill.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -315,27 +315,26 @@ pub fn tenxgraph_load(context: &SkillContext<'_>) -> Result<TenxgraphSkill, Stri
     if context.file.invalid_utf8_at.is_some() {
         return Err("Cannot read file: not valid UTF-8".to_string());
     }
-    if context.layout.is_err() || !tenxgraph_has_frontmatter(context.source) {
+    // 10xGraph splits at Python's line boundaries (a lone `\r` or a form feed ends a line too), so its own
+    // split is replayed here rather than reusing the linter's layout.
+    let Some(raw_yaml) = tenxgraph_raw_yaml(context.source) else {
         return Err(
             "SKILL.md must start with YAML frontmatter delimited by '---' lines".to_string(),
         );
-    }
-    let repaired;
-    let root = match &context.yaml {
-        Some(Ok(root)) => root.as_ref(),
-        Some(Err(error)) => match parse_after_quoting(context) {
-            Some(root) => {
-                repaired = root;
-                repaired.as_ref()
+    };
+    let whole = TextRange::new(0, raw_yaml.len());
+    let quoted;
+    let parsed = match yaml::parse(raw_yaml, whole) {
+        Ok(root) => root,
+        Err(error) => {
+            quoted = quote_plain_values(raw_yaml);
+            match yaml::parse(&quoted, TextRange::new(0, quoted.len())) {
+                Ok(root) => root,
+                Err(_) => return Err(format!("Invalid YAML in frontmatter: {}", error.message)),
             }
-            None => return Err(format!("Invalid YAML in frontmatter: {}", error.message)),
-        },
-        None => {
-            return Err(
-                "SKILL.md must start with YAML frontmatter delimited by '---' lines".to_string(),
-            )
         }
     };
+    let root = parsed.as_ref();
     let Some(root) = root else {
         return Err("Skipped: 'name' is missing or empty".to_string());
     };
@@ -391,17 +390,107 @@ pub fn tenxgraph_load(context: &SkillContext<'_>) -> Result<TenxgraphSkill, Stri
     })
 }
 
-/// `split_frontmatter`'s own test: after a BOM, line 1 stripped is `---` and some later line stripped is too.
-fn tenxgraph_has_frontmatter(source: &str) -> bool {
+/// `split_frontmatter`: after a BOM, line 1 stripped must be `---`; the YAML runs to the first later line
+/// that strips to `---`. Lines end at Python's `splitlines` boundaries and are walked lazily, so a large
+/// body after the frontmatter is never scanned.
+fn tenxgraph_raw_yaml(source: &str) -> Option<&str> {
     let text = source.strip_prefix('\u{feff}').unwrap_or(source);
-    let lines = python::splitlines(text);
+    let mut lines = PythonLines { text, at: 0 };
+    let (first, _, yaml_start) = lines.next()?;
+    if python::strip(first) != "---" {
+        return None;
+    }
     lines
-        .first()
-        .is_some_and(|line| python::strip(line) == "---")
-        && lines
-            .iter()
-            .skip(1)
-            .any(|line| python::strip(line) == "---")
+        .find(|(line, _, _)| python::strip(line) == "---")
+        .and_then(|(_, line_start, _)| text.get(yaml_start..line_start))
+}
+
+/// Python's `str.splitlines()` as a lazy iterator of `(line, its start, start of the next line)`.
+struct PythonLines<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for PythonLines<'a> {
+    type Item = (&'a str, usize, usize);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let rest = self.text.get(self.at..).filter(|rest| !rest.is_empty())?;
+        let start = self.at;
+        match rest
+            .char_indices()
+            .find(|(_, character)| is_python_line_break(*character))
+        {
+            Some((offset, character)) => {
+                let mut next = start + offset + character.len_utf8();
+                if character == '\r' && self.text.as_bytes().get(next) == Some(&b'\n') {
+                    next += 1;
+                }
+                self.at = next;
+                Some((&rest[..offset], start, next))
+            }
+            None => {
+                self.at = self.text.len();
+                Some((rest, start, self.text.len()))
+            }
+        }
+    }
+}
+
+/// 10xGraph's `_quote_plain_values`: top-level `key: value` lines whose plain value contains `: ` get the
+/// value double-quoted; lines are re-joined with `\n`.
+fn quote_plain_values(raw_yaml: &str) -> String {
+    let lines: Vec<String> = PythonLines {
+        text: raw_yaml,
+        at: 0,
+    }
+    .map(|(line, _, _)| quote_line(line).unwrap_or_else(|| line.to_string()))
+    .collect();
+    lines.join("\n")
+}
+
+fn quote_line(line: &str) -> Option<String> {
+    let colon = line.find(':')?;
+    let key = &line[..colon];
+    if key.is_empty()
+        || !key
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
+    {
+        return None;
+    }
+    let after = &line[colon + 1..];
+    let value = after.trim_start_matches([' ', '\t']);
+    if value.len() == after.len() {
+        return None;
+    }
+    let value = value.trim_end_matches([' ', '\t']);
+    if value.is_empty()
+        || !value.contains(": ")
+        || value.starts_with(['\'', '"', '|', '>', '[', '{', '&', '*', '!', '#'])
+    {
+        return None;
+    }
+    Some(format!(
+        "{key}: {}",
+        crate::lint::rules::double_quoted(value)
+    ))
+}
+
+/// The characters Python's `str.splitlines` breaks at.
+fn is_python_line_break(character: char) -> bool {
+    matches!(
+        character,
+        '\n' | '\r'
+            | '\x0b'
+            | '\x0c'
+            | '\x1c'
+            | '\x1d'
+            | '\x1e'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
+    )
 }
 
 fn python_is_unsafe_name_char(character: char) -> bool {

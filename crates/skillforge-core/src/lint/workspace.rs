@@ -417,10 +417,38 @@ fn declared_name(file: &SkillFile) -> Option<String> {
 
 /// Lints every file with the real filesystem as link target probe.
 pub fn lint_files(files: &[SkillFile], options: &LintOptions) -> Vec<FileReport> {
-    files
-        .iter()
-        .map(|file| lint_file(file, options, &RealFiles))
-        .collect()
+    // Files are independent once placed; spread them over the available cores, keeping their order.
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    if workers <= 1 || files.len() < 64 {
+        return files
+            .iter()
+            .map(|file| lint_file(file, options, &RealFiles))
+            .collect();
+    }
+    let chunk = files.len().div_ceil(workers);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|file| lint_file(file, options, &RealFiles))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut reports = Vec::with_capacity(files.len());
+        for (handle, part) in handles.into_iter().zip(files.chunks(chunk)) {
+            match handle.join() {
+                Ok(mut done) => reports.append(&mut done),
+                // A panicking rule is a bug; redo that part on this thread so the report stays complete.
+                Err(_) => {
+                    reports.extend(part.iter().map(|file| lint_file(file, options, &RealFiles)))
+                }
+            }
+        }
+        reports
+    })
 }
 
 /// The `<available_skills>` text 10xGraph would build from these files, given in its discovery order:
