@@ -94,6 +94,14 @@ fn move_under_metadata(
     key: &str,
     metadata: Option<&crate::frontmatter::yaml::Entry>,
 ) -> Option<Vec<TextEdit>> {
+    // Only keys that can be written back unquoted are moved; an empty or exotic key is left to the author.
+    let simple_key = !key.is_empty()
+        && key
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.'));
+    if !simple_key || entry.key.range.is_empty() {
+        return None;
+    }
     let (value, style) = entry.value.as_scalar()?;
     if style.is_block() || value.contains('\n') || style != Style::Plain && !style.is_quoted() {
         return None;
@@ -108,6 +116,9 @@ fn move_under_metadata(
         range: entry_lines(context, entry),
         replacement: String::new(),
     };
+    if !remove.range.contains_range(entry.key.range) || remove.range.is_empty() {
+        return None;
+    }
     let insert = match metadata {
         Some(metadata) => {
             let entries = metadata.value.entries()?;
