@@ -76,6 +76,17 @@ describe("what the model sees", { timeout: 300_000 }, () => {
     assert.equal(omittedRow, preview.omitted[0]);
     assert.equal(await textOf(browser, "catalog-bytes"), `${preview.bytes.toLocaleString("en-US")} bytes`);
     await screenshot(browser, "previews-catalog-omitted");
+
+    // "Copy exactly": which clipboard path the webview allows (the Clipboard API, or the copy command).
+    await browser.$('[data-testid="catalog-copy"]').click();
+    const outcome = await waitFor(
+      browser,
+      "the copy outcome",
+      () => browser.execute(() => document.querySelector('[data-testid="catalog-copy-status"]')?.getAttribute("data-outcome") ?? null),
+      (value) => value !== null,
+    );
+    console.log(`copy exactly: ${outcome}`);
+    assert.notEqual(outcome, "refused");
   });
 
   it("follows the unsaved buffer as the author types", async () => {

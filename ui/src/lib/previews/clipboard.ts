@@ -1,7 +1,8 @@
 // Copies text exactly. The asynchronous Clipboard API is tried first; where the webview refuses it, a selected
 // read-only textarea and the copy command (which runs inside the click that asked for it) do the same.
 
-export type CopyOutcome = "copied" | "refused";
+/** "copied" through the Clipboard API, "copied-by-selection" through the copy command, or "refused". */
+export type CopyOutcome = "copied" | "copied-by-selection" | "refused";
 
 export async function copyExactly(text: string, doc: Document = document): Promise<CopyOutcome> {
   try {
@@ -23,7 +24,7 @@ export async function copyExactly(text: string, doc: Document = document): Promi
     area.select();
     // A textarea's value has its line breaks normalized to LF; only use it when that changes nothing.
     if (area.value !== text) return "refused";
-    return doc.execCommand?.("copy") ? "copied" : "refused";
+    return doc.execCommand?.("copy") ? "copied-by-selection" : "refused";
   } catch {
     return "refused";
   } finally {

@@ -47,8 +47,9 @@ export const PREVIEW_TIMING = {
   catalogBackend: "previews-catalog-backend",
 } as const;
 
-// Short: typing bursts are coalesced and a run is never started while another is in flight anyway.
-const LIVE_DELAY_MS = 60;
+// One frame: keystrokes within it are coalesced, and a run never starts while another is in flight (edits made
+// meanwhile get exactly one more run), so the delay can stay this short.
+const LIVE_DELAY_MS = 16;
 
 export class CatalogPane {
   settings: CatalogSettings = $state({ dialect: "nagents", manifestTokens: RANGES.manifest_tokens.initial, contextWindow: RANGES.context_window.initial });
