@@ -82,10 +82,6 @@ export interface Backend
   onCloseRequested(mayClose: () => Promise<boolean>): Promise<(() => void) | null>;
 }
 
-// Holding the window open needs the `core:window:allow-destroy` permission (the UI must destroy the window
-// itself once the author agrees); without it a held window could never close, so the guard stays off until granted.
-const WINDOW_CLOSE_GUARD = false;
-
 /** The real backend: typed Tauri commands. */
 export const tauriBackend: Backend = {
   initialWorkspace: commands.initialWorkspace,
@@ -107,8 +103,9 @@ export const tauriBackend: Backend = {
   runTriggers: commands.runTriggers,
   saveTriggerQueries: commands.saveTriggerQueries,
   onWorkspaceEvent: (listener) => events.workspaceEvent.listen((event) => listener(event.payload)),
+  // Tauri destroys the window after the handler unless it prevents that; the capability grants
+  // `core:window:allow-destroy` for exactly this.
   onCloseRequested: async (mayClose) => {
-    if (!WINDOW_CLOSE_GUARD) return null;
     return getCurrentWindow().onCloseRequested(async (event) => {
       if (!(await mayClose())) event.preventDefault();
     });
