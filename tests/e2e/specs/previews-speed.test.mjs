@@ -1,7 +1,7 @@
 // A benchmark, not a timed test: from a keystroke in a SKILL.md to the repainted nagents manifest preview in a
 // 5,000-skill workspace (bench/generate.py), read from the performance measures the previews record.
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -16,13 +16,25 @@ const percentile = (values, p) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
 
-describe("previews speed", { timeout: 900_000 }, () => {
+// Opt-in (E2E_PREVIEWS_SPEED=1): generating and discovering the tree takes minutes on two cores.
+describe("previews speed", { timeout: 900_000, skip: process.env.E2E_PREVIEWS_SPEED !== "1" }, () => {
   let browser;
   let base;
 
   before(async () => {
     base = await mkdtemp(path.join(tmpdir(), "skillforge-e2e-"));
-    execFileSync("python3", [path.join(repo, "bench/generate.py"), path.join(base, "tree"), String(SKILLS)]);
+    execFileSync("python3", [path.join(repo, "bench/generate.py"), path.join(base, "generated"), String(SKILLS)]);
+    // Discovery walks at most 10,000 entries, which the generated bundled files and category folders would spend
+    // on 1,2xx skills: keep each generated SKILL.md, one folder per skill at the top, so all 5,000 are listed.
+    const tree = path.join(base, "tree");
+    await mkdir(tree);
+    for (const category of await readdir(path.join(base, "generated"))) {
+      for (const skill of await readdir(path.join(base, "generated", category))) {
+        await mkdir(path.join(tree, skill));
+        await rename(path.join(base, "generated", category, skill, "SKILL.md"), path.join(tree, skill, "SKILL.md"));
+      }
+    }
+    await rm(path.join(base, "generated"), { recursive: true, force: true });
   });
 
   after(async () => {
@@ -55,7 +67,7 @@ describe("previews speed", { timeout: 900_000 }, () => {
     await browser.keys("ArrowDown");
     await browser.keys("ArrowDown");
     await browser.keys("Home");
-    for (let index = 0; index < "description:".length; index++) await browser.keys("ArrowRight");
+    for (let index = 0; index < "description: ".length; index++) await browser.keys("ArrowRight");
     await browser.execute(() => performance.clearMeasures());
     let typed = "";
     for (let index = 0; index < KEYSTROKES; index++) {
