@@ -4,7 +4,7 @@ WORKSPACE ?= skills
 SHELL := /bin/bash
 APP := target/debug/skillforge-app
 
-.PHONY: run test deps ui app cli fidelity e2e bench fmt clean
+.PHONY: run test deps ui app cli fidelity e2e bench bench-app fmt clean
 
 ## run: install what is missing, build the UI and the app, open the window on $(WORKSPACE)
 run: deps app
@@ -49,6 +49,11 @@ bench:
 	scripts/ensure-peers.sh
 	bench/run.sh
 	bench/simulate.sh
+
+## bench-app: timings in the real window (keystroke to squiggles, previews over 5,000 skills); slow
+bench-app: app
+	scripts/install-system-deps.sh e2e
+	E2E_SPEED=1 E2E_PREVIEWS_SPEED=1 E2E_SPECS="tests/e2e/specs/speed.test.mjs tests/e2e/specs/previews-speed.test.mjs" tests/e2e/run.sh
 
 fmt:
 	cargo fmt --all
