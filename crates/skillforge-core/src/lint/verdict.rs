@@ -322,19 +322,38 @@ pub fn tenxgraph_load(context: &SkillContext<'_>) -> Result<TenxgraphSkill, Stri
             "SKILL.md must start with YAML frontmatter delimited by '---' lines".to_string(),
         );
     };
-    let whole = TextRange::new(0, raw_yaml.len());
-    let quoted;
-    let parsed = match yaml::parse(raw_yaml, whole) {
+    // Usually 10xGraph's YAML is exactly the linter's frontmatter block: reuse that parse instead of
+    // parsing the same text again.
+    let same_text = context
+        .layout
+        .as_ref()
+        .is_ok_and(|layout| std::ptr::eq(layout.yaml.slice(context.source), raw_yaml));
+    let parsed_here;
+    let first = match (same_text, &context.yaml) {
+        (true, Some(Ok(root))) => Ok(root.as_ref()),
+        (true, Some(Err(error))) => Err(error),
+        _ => {
+            parsed_here = yaml::parse(raw_yaml, TextRange::new(0, raw_yaml.len()));
+            match &parsed_here {
+                Ok(root) => Ok(root.as_ref()),
+                Err(error) => Err(error),
+            }
+        }
+    };
+    let repaired;
+    let root = match first {
         Ok(root) => root,
         Err(error) => {
-            quoted = quote_plain_values(raw_yaml);
+            let quoted = quote_plain_values(raw_yaml);
             match yaml::parse(&quoted, TextRange::new(0, quoted.len())) {
-                Ok(root) => root,
+                Ok(root) => {
+                    repaired = root;
+                    repaired.as_ref()
+                }
                 Err(_) => return Err(format!("Invalid YAML in frontmatter: {}", error.message)),
             }
         }
     };
-    let root = parsed.as_ref();
     let Some(root) = root else {
         return Err("Skipped: 'name' is missing or empty".to_string());
     };
