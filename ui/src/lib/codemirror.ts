@@ -35,7 +35,7 @@ export interface LintedText {
   diagnostics: EditorDiagnostic[];
 }
 
-export const LINT_DELAY_MS = 150;
+export const LINT_DELAY_MS = 30;
 
 export function isSkillFile(path: string): boolean {
   return path === "SKILL.md" || path.endsWith("/SKILL.md") || path.endsWith("\\SKILL.md");
