@@ -49,6 +49,8 @@ bench:
 	scripts/ensure-peers.sh
 	bench/run.sh
 	bench/simulate.sh
+	bench/lint.sh
+	bench/preview.sh
 
 ## bench-app: timings in the real window (keystroke to squiggles, previews over 5,000 skills); slow
 bench-app: app
