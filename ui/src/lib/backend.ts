@@ -41,6 +41,13 @@ export type {
   SkillScore,
   Transcript,
   TriggerReport,
+  Client,
+  ExportChoice,
+  ExportedSkillSummary,
+  ExportReport,
+  Problem,
+  Target,
+  Written,
 } from "./bindings.gen";
 
 /** How every command answers: tauri-specta's result shape, with the app's error. */
@@ -72,6 +79,9 @@ export interface Backend
     | "simulate"
     | "runTriggers"
     | "saveTriggerQueries"
+    | "pickExportFolder"
+    | "exportPlan"
+    | "exportRun"
   > {
   /** Calls `listener` for every workspace event; resolves to a function that stops listening. */
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Promise<() => void>;
@@ -102,6 +112,9 @@ export const tauriBackend: Backend = {
   simulate: commands.simulate,
   runTriggers: commands.runTriggers,
   saveTriggerQueries: commands.saveTriggerQueries,
+  pickExportFolder: commands.pickExportFolder,
+  exportPlan: commands.exportPlan,
+  exportRun: commands.exportRun,
   onWorkspaceEvent: (listener) => events.workspaceEvent.listen((event) => listener(event.payload)),
   // Tauri destroys the window after the handler unless it prevents that; the capability grants
   // `core:window:allow-destroy` for exactly this.

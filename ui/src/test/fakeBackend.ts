@@ -5,6 +5,8 @@ import type {
   Backend,
   BufferLint,
   EditorDiagnostic,
+  ExportChoice,
+  ExportReport,
   ProfileId,
   Result,
   SaveGuard,
@@ -39,6 +41,10 @@ export interface FakeBackendOptions {
   open?: (path: string) => Answer<WorkspaceView>;
   pick?: Answer<string | null>;
   refresh?: () => Answer<WorkspaceView>;
+  /** The export destination the folder dialog answers with. */
+  pickExport?: Answer<string | null>;
+  exportPlan?: (choice: ExportChoice) => Answer<ExportReport>;
+  exportRun?: (choice: ExportChoice) => Answer<ExportReport>;
   /** The files the fake reads and writes, by absolute path. */
   files?: Record<string, string>;
 }
@@ -225,6 +231,18 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       const text = `${JSON.stringify(queries.map((q) => ({ query: q.query, should_trigger: q.should_trigger === name })), null, 2)}\n`;
       files.set(path, text);
       return ok({ path, fingerprint: fingerprintOf(text) });
+    },
+    pickExportFolder: async () => {
+      calls.push("pickExportFolder");
+      return (await options.pickExport) ?? missing("pickExportFolder");
+    },
+    exportPlan: async (choice) => {
+      calls.push(`exportPlan ${choice.target} ${choice.out} force=${choice.force}`);
+      return options.exportPlan ? await options.exportPlan(choice) : missing("exportPlan");
+    },
+    exportRun: async (choice) => {
+      calls.push(`exportRun ${choice.target} ${choice.out} force=${choice.force}`);
+      return options.exportRun ? await options.exportRun(choice) : missing("exportRun");
     },
     onWorkspaceEvent: async (listener) => {
       listeners.add(listener);
