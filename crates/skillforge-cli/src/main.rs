@@ -35,8 +35,25 @@ fn main() -> ExitCode {
     match commands::run(cli.command) {
         Ok(code) => exit::code(code),
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", describe(&error));
             exit::code(exit::USAGE)
         }
     }
+}
+
+/// The error and its causes on one line, leaving out a cause whose text the message already
+/// contains (most engine errors name their cause themselves).
+fn describe(error: &anyhow::Error) -> String {
+    let mut message = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if message.contains(&text) {
+            continue;
+        }
+        if !message.is_empty() {
+            message.push_str(": ");
+        }
+        message.push_str(&text);
+    }
+    message
 }

@@ -165,3 +165,53 @@ fn alias_bombs_and_deep_nesting_are_bounded() {
     check(deep.as_bytes());
     check(format!("---\nname: x\n{}---\n", "- a\n".repeat(20_000)).as_bytes());
 }
+
+/// A FIFO or a link to an endless device named SKILL.md must neither hang nor stop the others being linted.
+#[test]
+fn special_files_are_skipped_with_a_reason_never_read() {
+    use skillforge_core::lint::config::Config;
+    use skillforge_core::lint::workspace::collect_all;
+
+    let Ok(directory) = tempfile::tempdir() else {
+        panic!("no temporary directory");
+    };
+    let root = directory.path();
+    for skill in ["fifo", "device", "good"] {
+        std::fs::create_dir(root.join(skill)).ok();
+    }
+    let fifo = root.join("fifo/SKILL.md");
+    let made = rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o644),
+        0,
+    );
+    assert!(made.is_ok(), "mkfifo: {made:?}");
+    std::os::unix::fs::symlink("/dev/zero", root.join("device/SKILL.md")).ok();
+    std::fs::write(
+        root.join("good/SKILL.md"),
+        "---\nname: good\ndescription: Fine. Use when fine.\n---\n",
+    )
+    .ok();
+    let collected = match collect_all(&[root.to_path_buf()], &Config::default()) {
+        Ok(collected) => collected,
+        Err(error) => panic!("collect failed: {error}"),
+    };
+    let linted: Vec<_> = collected
+        .files
+        .iter()
+        .map(|file| file.dir_name.as_str())
+        .collect();
+    assert_eq!(linted, ["good"]);
+    let skipped: Vec<_> = collected
+        .skipped
+        .iter()
+        .map(|skipped| skipped.path.as_str())
+        .collect();
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
+    assert!(collected
+        .skipped
+        .iter()
+        .all(|skipped| skipped.reason.contains("not a regular file")));
+}

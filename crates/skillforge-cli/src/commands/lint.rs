@@ -14,7 +14,7 @@ use skillforge_core::lint::fix::{fix_until_stable, write_atomically};
 use skillforge_core::lint::registry::CODES;
 use skillforge_core::lint::verdict::Outcome;
 use skillforge_core::lint::workspace::{
-    collect, lint_files, tenxgraph_catalog, FileReport, LintOptions,
+    collect_all, lint_files, tenxgraph_catalog, FileReport, LintOptions,
 };
 use skillforge_core::lint::{Diagnostic, ProfileId, Severity, Summary};
 use skillforge_core::text::LineIndex;
@@ -106,7 +106,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         ProfileId::ALL.to_vec()
     };
     let options = LintOptions { profiles, config };
-    let mut files = collect(&args.paths, &options.config)?;
+    let collected = collect_all(&args.paths, &options.config)?;
+    // Said on stderr so every output format stays valid; the run still lints everything else.
+    for skipped in &collected.skipped {
+        eprintln!("error: {}: {}; not linted", skipped.path, skipped.reason);
+    }
+    let mut files = collected.files;
 
     let mut fixed_files = 0;
     let mut fixes_applied = 0;
@@ -160,7 +165,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         .write_all(output.as_bytes())
         .context("writing the report")?;
     stdout.flush().context("writing the report")?;
-    Ok(if summary.errors > 0 {
+    Ok(if !collected.skipped.is_empty() {
+        exit::USAGE
+    } else if summary.errors > 0 {
         exit::FINDINGS
     } else {
         exit::OK

@@ -53,8 +53,6 @@ pub enum CollectError {
     },
     #[error("{path}: no SKILL.md found")]
     NoSkills { path: String },
-    #[error("{path}: larger than {MAX_FILE_BYTES} bytes")]
-    TooLarge { path: String },
 }
 
 /// Lints one file. Rules run when a selected profile uses them and the configuration leaves them on.
@@ -264,7 +262,29 @@ fn apply_suppressions(
 ///
 /// A path may be a SKILL.md, a skill folder, or any folder; folders are searched recursively (hidden
 /// folders, `node_modules` and `target` skipped, symbolic links reported but not entered).
+///
+/// Files that cannot be linted (not a regular file, larger than [`MAX_FILE_BYTES`], unreadable) are left
+/// out; [`collect_all`] says which and why.
 pub fn collect(paths: &[PathBuf], config: &Config) -> Result<Vec<SkillFile>, CollectError> {
+    collect_all(paths, config).map(|collected| collected.files)
+}
+
+/// A SKILL.md that was found but could not be linted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub path: String,
+    pub reason: String,
+}
+
+/// The files to lint and the ones that had to be left out.
+#[derive(Debug, Clone, Default)]
+pub struct Collected {
+    pub files: Vec<SkillFile>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// Like [`collect`], also reporting the files it could not read.
+pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, CollectError> {
     let mut found: Vec<(PathBuf, bool, bool)> = Vec::new();
     for path in paths {
         let metadata = std::fs::metadata(path).map_err(|source| CollectError::Io {
@@ -288,28 +308,60 @@ pub fn collect(paths: &[PathBuf], config: &Config) -> Result<Vec<SkillFile>, Col
         }
     }
     let mut files = Vec::new();
+    let mut skipped = Vec::new();
     for (path, symlinked_dir, symlinked_file) in found {
         let display = path.display().to_string();
         if config.is_ignored(&path) {
             continue;
         }
-        let size = std::fs::metadata(&path)
-            .map(|metadata| metadata.len())
-            .unwrap_or(0);
-        if size > MAX_FILE_BYTES {
-            return Err(CollectError::TooLarge { path: display });
-        }
-        let bytes = std::fs::read(&path).map_err(|source| CollectError::Io {
-            path: display.clone(),
-            source,
-        })?;
+        let bytes = match read_skill_bytes(&path) {
+            Ok(bytes) => bytes,
+            Err(reason) => {
+                skipped.push(Skipped {
+                    path: display,
+                    reason,
+                });
+                continue;
+            }
+        };
         let mut file = SkillFile::from_bytes(path, display, bytes);
         file.placement.symlinked_dir = symlinked_dir;
         file.placement.symlinked_file = symlinked_file;
         files.push(file);
     }
     place(&mut files);
-    Ok(files)
+    Ok(Collected { files, skipped })
+}
+
+/// Reads a SKILL.md without ever blocking or reading without bound: `O_NONBLOCK` keeps a FIFO from
+/// hanging the open, only regular files are read (a link to `/dev/zero` never ends), and the read
+/// stops one byte past the limit. Links are followed: a linked skill is still checked (and reported).
+fn read_skill_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+
+    use rustix::fs::{FileType, Mode, OFlags};
+
+    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let descriptor = rustix::fs::open(path, flags, Mode::empty())
+        .map_err(|errno| std::io::Error::from(errno).to_string())?;
+    let stat =
+        rustix::fs::fstat(&descriptor).map_err(|errno| std::io::Error::from(errno).to_string())?;
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+        return Err(
+            "not a regular file (a FIFO, socket or device); no client reads it".to_string(),
+        );
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::from(descriptor)
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| error.to_string())?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "larger than {MAX_FILE_BYTES} bytes; no client loads a file that large"
+        ));
+    }
+    Ok(bytes)
 }
 
 fn is_symlink(path: &Path) -> bool {
