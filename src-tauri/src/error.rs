@@ -21,6 +21,10 @@ pub enum ErrorCode {
     ChangedOnDisk,
     /// A new file would replace an existing one.
     AlreadyExists,
+    /// An earlier export installed this; it can be replaced on explicit request (force).
+    AlreadyInstalled,
+    /// A folder no export wrote is in the way; it is never replaced.
+    NotReplaceable,
     /// The input is not acceptable (e.g. a skill name that breaks the naming rules).
     InvalidInput,
     /// Something failed inside the app itself.

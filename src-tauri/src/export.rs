@@ -89,11 +89,15 @@ fn request(state: &AppState, choice: ExportChoice) -> Result<ExportRequest, AppE
 }
 
 fn export_error(error: ExportError) -> AppError {
+    use skillforge_core::bundle::DestinationError;
     let code = match &error {
+        ExportError::Installed { .. } => ErrorCode::AlreadyInstalled,
+        ExportError::Foreign { .. }
+        | ExportError::Destination(DestinationError::NotAnExport(_)) => ErrorCode::NotReplaceable,
+        ExportError::Destination(DestinationError::Exists(_)) => ErrorCode::AlreadyExists,
         ExportError::Workspace(_) | ExportError::Destination(_) | ExportError::Archive(_) => {
             ErrorCode::Unreadable
         }
-        ExportError::Foreign { .. } | ExportError::Installed { .. } => ErrorCode::AlreadyExists,
         ExportError::MissingClient
         | ExportError::PackageName(_)
         | ExportError::UnknownSkills { .. }

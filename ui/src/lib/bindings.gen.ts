@@ -292,6 +292,10 @@ export type ErrorCode =
 "changed_on_disk" | 
 /**  A new file would replace an existing one. */
 "already_exists" | 
+/**  An earlier export installed this; it can be replaced on explicit request (force). */
+"already_installed" | 
+/**  A folder no export wrote is in the way; it is never replaced. */
+"not_replaceable" | 
 /**  The input is not acceptable (e.g. a skill name that breaks the naming rules). */
 "invalid_input" | 
 /**  Something failed inside the app itself. */

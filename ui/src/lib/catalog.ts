@@ -49,6 +49,8 @@ const ERROR_TITLES: Record<ErrorCode, string> = {
   changed_on_disk: "Changed on disk",
   already_exists: "Already exists",
   invalid_input: "Not accepted",
+  already_installed: "Installed before",
+  not_replaceable: "Never replaced",
   internal: "Something went wrong",
 };
 

@@ -14,10 +14,7 @@ export const CLIENTS: { id: Client; label: string }[] = [
   { id: "copilot", label: ".github/skills (GitHub Copilot)" },
 ];
 
-/**
- * How a refused export can go on. The backend shares one error code between an earlier install (which the
- * author may replace) and a folder someone else made (which is never replaced), so the message decides.
- */
+/** How a refused export can go on, told by the error's code. */
 export type Refusal =
   | { kind: "earlier-install" }
   | { kind: "foreign" }
@@ -25,15 +22,18 @@ export type Refusal =
   | { kind: "other" };
 
 export function refusalOf(error: AppError): Refusal {
-  const message = error.message;
-  if (/not replaced, even with --force/.test(message)) return { kind: "foreign" };
-  if (error.code === "already_exists" && /replace it explicitly \(--force\)/.test(message)) {
-    return { kind: "earlier-install" };
+  switch (error.code) {
+    case "already_installed":
+      return { kind: "earlier-install" };
+    case "not_replaceable":
+      return { kind: "foreign" };
+    // A destination folder that is not empty: replacing it would delete whatever the author keeps there, so the
+    // dialog never offers that; a new or empty folder is the way on.
+    case "already_exists":
+      return { kind: "occupied" };
+    default:
+      return { kind: "other" };
   }
-  // A destination folder that is not empty: replacing it would delete whatever the author keeps there, so the
-  // dialog never offers that; a new or empty folder is the way on.
-  if (/already exists; choose another destination/.test(message)) return { kind: "occupied" };
-  return { kind: "other" };
 }
 
 /** True for a path the backend accepts as a destination: absolute on Unix or Windows. */

@@ -120,7 +120,7 @@ describe("refusalOf", () => {
     expect(refusalOf(earlierInstall).kind).toBe("earlier-install");
     expect(refusalOf(foreign).kind).toBe("foreign");
     expect(
-      refusalOf({ code: "unreadable", message: "/tmp/out: already exists; choose another destination, or replace it explicitly (--force)" }).kind,
+      refusalOf({ code: "already_exists", message: "/tmp/out: already exists; choose another destination, or replace it explicitly (--force)" }).kind,
     ).toBe("occupied");
     expect(refusalOf({ code: "invalid_input", message: "the builtin skills cannot be exported from here" }).kind).toBe("other");
   });

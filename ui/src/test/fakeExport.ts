@@ -23,12 +23,12 @@ export const problem = (level: Problem["level"], skill: string, message: string)
 });
 
 export const earlierInstall: AppError = {
-  code: "already_exists",
+  code: "already_installed",
   message:
     '/p/.agents/skills/alpha: is an earlier install of "alpha" from /work/skills, unchanged since; this export would update it; replace it explicitly (--force) if that is what you want',
 };
 export const foreign: AppError = {
-  code: "already_exists",
+  code: "not_replaceable",
   message:
     "/p/.agents/skills/alpha: has no stamp file; it is not replaced, even with --force (remove or rename it yourself if it should go)",
 };

@@ -28,6 +28,8 @@ pub enum DestinationError {
     Exists(PathBuf),
     #[error("{}: the destination must name a folder inside an existing or creatable parent", .0.display())]
     NoParent(PathBuf),
+    #[error("{}: holds files that no skillforge export wrote (no {} or {}); it is never replaced, not even with --force — choose a new or empty folder", .0.display(), super::MANIFEST_FILE, super::STAMP_FILE)]
+    NotAnExport(PathBuf),
     #[error("export entry {path:?} has {reason}")]
     BadName {
         path: String,
@@ -63,6 +65,16 @@ pub fn occupied(path: &Path) -> Result<bool, DestinationError> {
             source,
         }),
     }
+}
+
+/// Whether `folder` is the output of an earlier export: it has the manifest or the install stamp every
+/// export writes at its top.
+fn written_by_an_export(folder: &Path) -> bool {
+    [super::MANIFEST_FILE, super::STAMP_FILE]
+        .iter()
+        .any(|marker| {
+            std::fs::symlink_metadata(folder.join(marker)).is_ok_and(|metadata| metadata.is_file())
+        })
 }
 
 /// A sibling name that does not exist yet, reserved by creating it (a folder) atomically.
@@ -101,6 +113,11 @@ pub fn publish_folder(
     let was_occupied = occupied(&destination)?;
     if was_occupied && !replace {
         return Err(DestinationError::Exists(destination));
+    }
+    // Replacing moves the whole folder aside and deletes it: only ever do that to an earlier export,
+    // never to a folder the author pointed at by mistake (their home, a project).
+    if was_occupied && !written_by_an_export(&destination) {
+        return Err(DestinationError::NotAnExport(destination));
     }
     std::fs::create_dir_all(parent).map_err(io(parent))?;
     let staging = reserve_sibling(parent, &name, "new")?;

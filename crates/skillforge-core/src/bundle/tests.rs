@@ -291,12 +291,31 @@ fn existing_destinations_need_force() {
             .as_deref(),
         Some("mine")
     );
+    // Force never replaces a folder an export did not write: it could be the author's project or home.
     let mut forced = request(&root, Target::SkillArchive, out.clone());
     forced.force = true;
+    let refused = export(&forced);
+    assert!(
+        matches!(
+            refused,
+            Err(ExportError::Destination(DestinationError::NotAnExport(_)))
+        ),
+        "{refused:?}"
+    );
+    assert!(out.join("keep.txt").is_file());
+    // An earlier export is replaced with force, and only with force.
+    std::fs::remove_file(out.join("keep.txt")).ok();
+    assert_eq!(
+        run(&request(&root, Target::SkillArchive, out.clone())).written[0].action,
+        WriteAction::Created
+    );
+    assert!(matches!(
+        export(&request(&root, Target::SkillArchive, out.clone())),
+        Err(ExportError::Destination(DestinationError::Exists(_)))
+    ));
     let report = run(&forced);
     assert_eq!(report.written[0].action, WriteAction::Replaced);
     assert!(out.join("alpha.skill").is_file());
-    assert!(!out.join("keep.txt").exists());
     let leftovers: Vec<_> = std::fs::read_dir(temp.path())
         .map(|entries| {
             entries
