@@ -24,20 +24,7 @@ import nagents.skills.types as nagents_types
 from nagents.skills import DirectorySkillDiscoverer
 from skills_ref.prompt import to_prompt
 
-
-class Results:
-    def __init__(self) -> None:
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, label: str, expected: str, actual: str) -> None:
-        if expected == actual:
-            self.passed += 1
-            return
-        self.failed += 1
-        print(f"FAIL {label}", file=sys.stderr)
-        print(f"  expected: {expected[:2000]!r}", file=sys.stderr)
-        print(f"  actual:   {actual[:2000]!r}", file=sys.stderr)
+from fidelity_common import Results
 
 
 def listing(binary: str, root: Path, *extra: str) -> str:

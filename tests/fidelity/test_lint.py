@@ -22,6 +22,8 @@ from skills_ref.validator import validate as skills_ref_validate
 from tenxgraph.core.skills.loader import iter_skill_dirs
 from tenxgraph.core.skills.registry import SkillsRegistry
 
+from fidelity_common import Results
+
 # 10xGraph logs every diagnostic as a warning; the verdicts are what matter here.
 logging.disable(logging.CRITICAL)
 
@@ -101,21 +103,6 @@ CASES = {
     "alias/list-description": "---\nname: list-description\nitems: &l [a, b]\ndescription: *l\n---\n",
     "alias/priority": "---\nname: priority\ndescription: Priority by alias. Use when aliasing.\nbase: &p 9\nmetadata:\n  priority: *p\n---\n",
 }
-
-
-class Results:
-    def __init__(self) -> None:
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, label: str, expected: object, actual: object) -> None:
-        if expected == actual:
-            self.passed += 1
-            return
-        self.failed += 1
-        print(f"FAIL {label}", file=sys.stderr)
-        print(f"  expected: {expected!r}"[:3000], file=sys.stderr)
-        print(f"  actual:   {actual!r}"[:3000], file=sys.stderr)
 
 
 def lint(binary: str, paths: list[str], profile: str) -> dict:
