@@ -19,5 +19,6 @@ pub mod preview;
 pub mod python;
 pub mod scaffold;
 pub mod skill;
+pub mod tenxgraph;
 pub mod text;
 pub mod workspace;
