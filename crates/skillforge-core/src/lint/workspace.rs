@@ -507,7 +507,7 @@ pub fn lint_files(files: &[SkillFile], options: &LintOptions) -> Vec<FileReport>
 /// skipped skills left out, a later skill with an already-loaded name shadowed.
 pub fn tenxgraph_catalog(files: &[SkillFile], files_probe: &dyn FileProbe) -> String {
     let profiles = [ProfileId::Tenxgraph];
-    let mut loaded: Vec<verdict::TenxgraphSkill> = Vec::new();
+    let mut loaded: Vec<crate::tenxgraph::LoadedSkill> = Vec::new();
     for file in files {
         let context = SkillContext::new(file, &profiles, files_probe);
         if let Ok(skill) = verdict::tenxgraph_load(&context) {
