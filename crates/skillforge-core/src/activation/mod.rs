@@ -2,7 +2,7 @@
 //!
 //! - [`reference`]: nagents' `$name` references in a user's message;
 //! - [`nagents`]: explicit activation under the per-turn budget, and the `skill` tool;
-//! - [`tenxgraph`]: 10xGraph's lenient loader, catalog prompt, `activate_skill` and
+//! - [`tenxgraph`]: 10xGraph's registry (over [`crate::tenxgraph`]'s loader), catalog prompt, `activate_skill` and
 //!   `read_skill_resource`;
 //! - [`pyjson`]: JSON written exactly as Python's `json.dumps` writes it.
 

@@ -1,5 +1,6 @@
-//! 10xGraph 0.10.3's skills: its lenient loader, its catalog prompt and its two tools,
-//! `activate_skill` and `read_skill_resource`, reproduced byte for byte.
+//! 10xGraph 0.10.3's skills: its registry, its catalog prompt and its two tools,
+//! `activate_skill` and `read_skill_resource`, reproduced byte for byte. What the loader makes of one
+//! SKILL.md comes from [`crate::tenxgraph`], the model the linter's 10xgraph verdicts use too.
 //!
 //! Discovery is one level deep (a root holding SKILL.md is a skill, otherwise its immediate
 //! subdirectories are), the earlier root wins a name, and a skill loads unless its frontmatter is
@@ -12,9 +13,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::skill_files::{self, Target};
-use crate::frontmatter::yaml::{self, Node, Style, Value};
 use crate::python;
-use crate::text::TextRange;
+use crate::tenxgraph::{self as loader, collapse_whitespace, CatalogEntry};
 
 /// Bundled files listed by `activate_skill` and by a directory read.
 pub const MAX_LISTED_FILES: usize = 200;
@@ -44,6 +44,17 @@ pub struct SkillMeta {
     pub priority: i64,
     /// The resolved skill directory.
     pub skill_dir: PathBuf,
+}
+
+impl<'a> From<&'a SkillMeta> for CatalogEntry<'a> {
+    fn from(meta: &'a SkillMeta) -> Self {
+        Self {
+            name: &meta.name,
+            description: &meta.description,
+            triggers: &meta.triggers,
+            priority: meta.priority,
+        }
+    }
 }
 
 /// A problem found while discovering, worded as 10xGraph words it.
@@ -119,251 +130,12 @@ pub fn scan(roots: &[PathBuf]) -> Vec<ScannedDir> {
     scanned
 }
 
-/// The frontmatter of a SKILL.md and its body, as 10xGraph's `split_frontmatter` cuts them.
-struct Split<'a> {
-    yaml: Option<&'a str>,
-    body: &'a str,
-}
-
-fn is_line_boundary(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\r'
-            | '\u{b}'
-            | '\u{c}'
-            | '\u{1c}'
-            | '\u{1d}'
-            | '\u{1e}'
-            | '\u{85}'
-            | '\u{2028}'
-            | '\u{2029}'
-    )
-}
-
-/// `str.splitlines(keepends=True)` as (start, content end, next start) triples.
-fn line_spans(text: &str) -> Vec<(usize, usize, usize)> {
-    let mut spans = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((index, c)) = chars.next() {
-        if !is_line_boundary(c) {
-            continue;
-        }
-        let mut next = index + c.len_utf8();
-        if c == '\r' {
-            if let Some(&(_, '\n')) = chars.peek() {
-                chars.next();
-                next += 1;
-            }
-        }
-        spans.push((start, index, next));
-        start = next;
-    }
-    if start < text.len() {
-        spans.push((start, text.len(), text.len()));
-    }
-    spans
-}
-
-/// `split_frontmatter`: the BOM is dropped, both delimiter lines compare after `strip()`, and the
-/// body is stripped.
-fn split_frontmatter(content: &str) -> Split<'_> {
-    let text = content.strip_prefix('\u{feff}').unwrap_or(content);
-    let lines = line_spans(text);
-    let whole = Split {
-        yaml: None,
-        body: python::strip(text),
-    };
-    let Some(&(first_start, first_end, first_next)) = lines.first() else {
-        return whole;
-    };
-    if python::strip(&text[first_start..first_end]) != "---" {
-        return whole;
-    }
-    for &(start, end, next) in &lines[1..] {
-        if python::strip(&text[start..end]) == "---" {
-            return Split {
-                yaml: Some(&text[first_next..start]),
-                body: python::strip(&text[next..]),
-            };
-        }
-    }
-    whole
-}
-
-/// A plain YAML scalar as PyYAML 1.1 types it; only the distinctions the loader needs.
-enum Scalar<'a> {
-    Null,
-    Bool(bool),
-    Int(i64),
-    /// Numbers, dates and the like: not a string; `str()` shown as written.
-    Other(&'a str),
-    Str(&'a str),
-}
-
-fn is_pyyaml_float(text: &str) -> bool {
-    let body = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if matches!(body, ".inf" | ".Inf" | ".INF") || matches!(text, ".nan" | ".NaN" | ".NAN") {
-        return true;
-    }
-    let (mantissa, exponent) = match body.find(['e', 'E']) {
-        Some(index) => (&body[..index], Some(&body[index + 1..])),
-        None => (body, None),
-    };
-    let Some((whole, fraction)) = mantissa.split_once('.') else {
-        return false;
-    };
-    let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit() || b == b'_');
-    let whole_ok = (whole.is_empty() && !fraction.is_empty())
-        || (whole.as_bytes().first().is_some_and(u8::is_ascii_digit) && digits(whole));
-    let exponent_ok = exponent.is_none_or(|e| {
-        e.len() > 1
-            && matches!(e.as_bytes()[0], b'+' | b'-')
-            && e[1..].bytes().all(|b| b.is_ascii_digit())
-    });
-    whole_ok && digits(fraction) && exponent_ok
-}
-
-fn is_pyyaml_date(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.len() >= 8
-        && bytes[..4].iter().all(u8::is_ascii_digit)
-        && bytes[4] == b'-'
-        && text[5..]
-            .split(['-', 'T', 't', ' ', ':', '.'])
-            .next()
-            .is_some_and(|m| (1..=2).contains(&m.len()) && m.bytes().all(|b| b.is_ascii_digit()))
-}
-
-fn classify(text: &str, style: Style) -> Scalar<'_> {
-    if style != Style::Plain {
-        return Scalar::Str(text);
-    }
-    match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Scalar::Null,
-        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
-            return Scalar::Bool(true)
-        }
-        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
-            return Scalar::Bool(false)
-        }
-        _ => {}
-    }
-    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
-    let decimal = !unsigned.is_empty()
-        && (unsigned == "0"
-            || (!unsigned.starts_with('0')
-                && unsigned.bytes().all(|b| b.is_ascii_digit() || b == b'_')))
-        && unsigned.as_bytes()[0].is_ascii_digit();
-    if decimal {
-        let cleaned: String = text.chars().filter(|c| *c != '_').collect();
-        if let Ok(value) = cleaned.parse::<i64>() {
-            return Scalar::Int(value);
-        }
-        return Scalar::Other(text);
-    }
-    let other_int = ["0x", "0b", "0o"]
-        .iter()
-        .any(|p| unsigned.starts_with(p) && unsigned.len() > 2)
-        || (unsigned.len() > 1
-            && unsigned.starts_with('0')
-            && unsigned
-                .bytes()
-                .all(|b| (b'0'..=b'7').contains(&b) || b == b'_'));
-    if other_int || is_pyyaml_float(text) || is_pyyaml_date(text) {
-        return Scalar::Other(text);
-    }
-    Scalar::Str(text)
-}
-
-/// `str(value)` for a node, as the loader's `_optional_str` and `_metadata_str` print it.
-fn python_str(node: &Node) -> Option<String> {
-    match &node.value {
-        Value::Scalar { text, style } => match classify(text, *style) {
-            Scalar::Null => None,
-            Scalar::Bool(value) => Some(if value { "True" } else { "False" }.to_string()),
-            Scalar::Int(value) => Some(value.to_string()),
-            Scalar::Other(text) | Scalar::Str(text) => Some(text.to_string()),
-        },
-        _ => None,
-    }
-}
-
-fn string_value(node: &Node) -> Option<&str> {
-    match &node.value {
-        Value::Scalar { text, style } => match classify(text, *style) {
-            Scalar::Str(text) => Some(text),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// `_quote_plain_values`: top-level `key: value` lines whose value holds `": "` are quoted.
-fn quote_plain_values(raw: &str) -> String {
-    let mut fixed = Vec::new();
-    for line in python::splitlines(raw) {
-        fixed.push(quote_line(line).unwrap_or_else(|| line.to_string()));
-    }
-    fixed.join("\n")
-}
-
-fn quote_line(line: &str) -> Option<String> {
-    let colon = line.find(':')?;
-    let key = &line[..colon];
-    if key.is_empty()
-        || !key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    {
-        return None;
-    }
-    let rest = &line[colon + 1..];
-    let value_start = rest.find(|c| c != ' ' && c != '\t')?;
-    if value_start == 0 {
-        return None;
-    }
-    let value = rest[value_start..].trim_end_matches([' ', '\t']);
-    const INDICATORS: [char; 10] = ['\'', '"', '|', '>', '[', '{', '&', '*', '!', '#'];
-    if value.is_empty() || !value.contains(": ") || value.starts_with(INDICATORS) {
-        return None;
-    }
-    // JSON string syntax is valid YAML double-quoted syntax for the same text.
-    let quoted = serde_json::to_string(value).ok()?;
-    Some(format!("{key}: {quoted}"))
-}
-
-fn parse_yaml(raw: &str) -> Result<Option<Node>, yaml::YamlError> {
-    yaml::parse(raw, TextRange::new(0, raw.len()))
-}
-
-fn has_unsafe_name_char(name: &str) -> bool {
-    name.chars()
-        .any(|c| python::is_space(c) || c == '/' || c == '\\' || (c as u32) < 0x20 || c == '\u{7f}')
-}
-
 fn diagnostic(level: &str, message: impl Into<String>, path: &Path) -> RegistryDiagnostic {
     RegistryDiagnostic {
         level: level.to_string(),
         message: message.into(),
         path: path.display().to_string(),
     }
-}
-
-fn parse_triggers(node: Option<&Node>) -> Vec<String> {
-    let items: Vec<String> = match node.map(|node| &node.value) {
-        Some(Value::Sequence { items, .. }) => items.iter().filter_map(python_str).collect(),
-        Some(Value::Scalar { .. }) => match node.and_then(string_value) {
-            Some(text) => text.split([';', '\n']).map(str::to_string).collect(),
-            None => return Vec::new(),
-        },
-        _ => return Vec::new(),
-    };
-    items
-        .iter()
-        .map(|item| python::strip(item).to_string())
-        .filter(|item| !item.is_empty())
-        .collect()
 }
 
 /// `load_skill`: the metadata of one skill directory, or `None` with the reason.
@@ -398,128 +170,20 @@ fn load_skill_text(
     diagnostics: &mut Vec<RegistryDiagnostic>,
 ) -> Option<SkillMeta> {
     let skill_file = skill_dir.join(SKILL_FILE);
-    let split = split_frontmatter(content);
-    let Some(raw) = split.yaml else {
-        diagnostics.push(diagnostic(
-            "error",
-            "SKILL.md must start with YAML frontmatter delimited by '---' lines",
-            &skill_file,
-        ));
-        return None;
-    };
-    let parsed = match parse_yaml(raw) {
-        Ok(node) => node,
-        Err(first) => match parse_yaml(&quote_plain_values(raw)) {
-            Ok(node) => {
-                diagnostics.push(diagnostic(
-                    "error",
-                    format!(
-                        "Invalid YAML in frontmatter (a value contains ': '); loaded after quoting it. \
-                         Quote the value to fix this. Parser said: {first}"
-                    ),
-                    &skill_file,
-                ));
-                node
-            }
-            Err(_) => {
-                diagnostics.push(diagnostic(
-                    "error",
-                    format!("Invalid YAML in frontmatter: {first}"),
-                    &skill_file,
-                ));
-                return None;
-            }
-        },
-    };
-    let entries = match &parsed {
-        None => None,
-        Some(node) => match node.value {
-            Value::Mapping { .. } => Some(node),
-            _ => {
-                diagnostics.push(diagnostic(
-                    "error",
-                    "Frontmatter must be a mapping",
-                    &skill_file,
-                ));
-                return None;
-            }
-        },
-    };
-    let field = |key: &str| {
-        entries
-            .and_then(|node| node.get(key))
-            .map(|entry| &entry.value)
-    };
-    let name = field("name")
-        .and_then(string_value)
-        .map(python::strip)
-        .unwrap_or("");
-    if name.is_empty() {
-        diagnostics.push(diagnostic(
-            "error",
-            "Skipped: 'name' is missing or empty",
-            &skill_file,
-        ));
-        return None;
-    }
-    let description = field("description")
-        .and_then(string_value)
-        .map(python::strip)
-        .unwrap_or("");
-    if description.is_empty() {
-        diagnostics.push(diagnostic(
-            "error",
-            "Skipped: 'description' is missing or empty",
-            &skill_file,
-        ));
-        return None;
-    }
-    let metadata = field("metadata").filter(|node| matches!(node.value, Value::Mapping { .. }));
-    let meta_field = |key: &str| {
-        metadata
-            .and_then(|node| node.get(key))
-            .map(|entry| &entry.value)
-    };
-    let priority = match meta_field("priority") {
-        None => 0,
-        Some(node) => {
-            let text = python_str(node).unwrap_or_else(|| "None".to_string());
-            match python::parse_int(&text) {
-                Some(value) if matches!(node.value, Value::Scalar { .. }) => value,
-                _ => {
-                    diagnostics.push(diagnostic(
-                        "warning",
-                        format!(
-                            "metadata.priority must be an integer, got {}; using 0",
-                            python::repr(&text)
-                        ),
-                        &skill_file,
-                    ));
-                    0
-                }
-            }
-        }
-    };
-    if has_unsafe_name_char(name) {
-        diagnostics.push(diagnostic(
-            "error",
-            format!(
-                "Skipped: Invalid skill name '{name}'. Names must not contain whitespace, path separators or control characters."
-            ),
-            &skill_file,
-        ));
-        return None;
-    }
-    let compatibility = field("compatibility")
-        .and_then(python_str)
-        .map(|text| python::strip(&text).to_string())
-        .filter(|text| !text.is_empty());
+    let loaded = loader::load(content);
+    diagnostics.extend(
+        loaded
+            .notes
+            .into_iter()
+            .map(|note| diagnostic(note.level.as_str(), note.message, &skill_file)),
+    );
+    let skill = loaded.skill?;
     Some(SkillMeta {
-        name: name.to_string(),
-        description: description.to_string(),
-        compatibility,
-        triggers: parse_triggers(meta_field("triggers")),
-        priority,
+        name: skill.name,
+        description: skill.description,
+        compatibility: skill.compatibility,
+        triggers: skill.triggers,
+        priority: skill.priority,
         skill_dir: std::fs::canonicalize(skill_dir).unwrap_or_else(|_| skill_dir.to_path_buf()),
     })
 }
@@ -582,11 +246,8 @@ impl Registry {
         for meta in found {
             if let Some(existing) = registry.skills.get(&meta.name) {
                 if existing.skill_dir != meta.skill_dir {
-                    let message = format!(
-                        "Skill '{}' is shadowed by {} and was not loaded",
-                        meta.name,
-                        existing.skill_dir.join(SKILL_FILE).display()
-                    );
+                    let by = existing.skill_dir.join(SKILL_FILE);
+                    let message = loader::shadowed_message(&meta.name, &by.display().to_string());
                     let path = meta.skill_dir.join(SKILL_FILE);
                     registry
                         .diagnostics
@@ -635,7 +296,7 @@ impl Registry {
             return String::new();
         };
         if let Some(text) = self.texts.get(&meta.skill_dir) {
-            return split_frontmatter(text).body.to_string();
+            return loader::split_frontmatter(text).body.to_string();
         }
         let Ok(bytes) =
             skill_files::read_file_in(&meta.skill_dir, SKILL_FILE, MAX_SKILL_FILE_BYTES)
@@ -643,7 +304,7 @@ impl Registry {
             return String::new();
         };
         match String::from_utf8(bytes) {
-            Ok(text) => split_frontmatter(&text).body.to_string(),
+            Ok(text) => loader::split_frontmatter(&text).body.to_string(),
             Err(_) => String::new(),
         }
     }
@@ -665,37 +326,7 @@ impl Registry {
 
     /// `build_catalog`: the `<available_skills>` block, `""` when empty.
     pub fn build_catalog(&self) -> String {
-        let skills = self.ordered();
-        if skills.is_empty() {
-            return String::new();
-        }
-        let mut lines = vec!["<available_skills>".to_string()];
-        for meta in skills {
-            lines.push("  <skill>".to_string());
-            lines.push(format!(
-                "    <name>{}</name>",
-                python::html_escape(&meta.name, false)
-            ));
-            let description = collapse_whitespace(&meta.description);
-            lines.push(format!(
-                "    <description>{}</description>",
-                python::html_escape(&description, false)
-            ));
-            if !meta.triggers.is_empty() {
-                let hints: Vec<String> = meta
-                    .triggers
-                    .iter()
-                    .map(|t| collapse_whitespace(t))
-                    .collect();
-                lines.push(format!(
-                    "    <triggers>{}</triggers>",
-                    python::html_escape(&hints.join("; "), false)
-                ));
-            }
-            lines.push("  </skill>".to_string());
-        }
-        lines.push("</available_skills>".to_string());
-        lines.join("\n")
+        loader::build_catalog(self.skills.values().map(CatalogEntry::from).collect())
     }
 
     /// `build_catalog_prompt`: the system message 10xGraph adds in on-demand mode.
@@ -857,14 +488,6 @@ impl ToolOutput {
     }
 }
 
-/// `" ".join(text.split())`.
-fn collapse_whitespace(text: &str) -> String {
-    text.split(python::is_space)
-        .filter(|part| !part.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// The opening tag that marks a skill's instructions in a conversation.
 pub fn skill_content_marker(name: &str) -> String {
     format!(
@@ -1020,49 +643,4 @@ pub fn read_skill_resource_parameters(registry: &Registry) -> serde_json::Value 
         },
         "required": ["skill_name", "path"]
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn frontmatter_split_matches_tenxgraph() {
-        let split = split_frontmatter("\u{feff}---\r\nname: a\n --- \n\n body \n");
-        assert_eq!(split.yaml, Some("name: a\n"));
-        assert_eq!(split.body, "body");
-        assert_eq!(split_frontmatter("no frontmatter\n").yaml, None);
-        assert_eq!(split_frontmatter("---\nname: a\n").body, "---\nname: a");
-    }
-
-    #[test]
-    fn plain_values_with_colons_are_quoted() {
-        assert_eq!(
-            quote_plain_values("description: Use when: x  \nname: a"),
-            "description: \"Use when: x\"\nname: a"
-        );
-        assert_eq!(
-            quote_plain_values("description: 'a: b'"),
-            "description: 'a: b'"
-        );
-    }
-
-    #[test]
-    fn scalars_are_typed_like_pyyaml() {
-        assert!(matches!(classify("yes", Style::Plain), Scalar::Bool(true)));
-        assert!(matches!(classify("10", Style::Plain), Scalar::Int(10)));
-        assert!(matches!(classify("1.5", Style::Plain), Scalar::Other(_)));
-        assert!(matches!(
-            classify("2024-01-02", Style::Plain),
-            Scalar::Other(_)
-        ));
-        assert!(matches!(
-            classify("pdf tools", Style::Plain),
-            Scalar::Str(_)
-        ));
-        assert!(matches!(
-            classify("yes", Style::DoubleQuoted),
-            Scalar::Str(_)
-        ));
-    }
 }
