@@ -29,6 +29,9 @@ impl WorkspaceWatcher {
                     Ok(events) => {
                         let paths: BTreeSet<String> = events
                             .iter()
+                            // Opening and reading a file is not a change; counting it would make every
+                            // rescan (which reads every SKILL.md) trigger the next one, forever.
+                            .filter(|event| !matches!(event.kind, notify::EventKind::Access(_)))
                             .flat_map(|event| event.paths.iter())
                             .map(|path| path.display().to_string())
                             .collect();
@@ -75,6 +78,34 @@ mod tests {
             std::thread::sleep(Duration::from_millis(20));
         }
         false
+    }
+
+    #[test]
+    fn reading_files_is_not_a_change() {
+        let directory = tempfile::tempdir().expect("temporary directory");
+        let root = directory.path().to_path_buf();
+        let file = root.join("SKILL.md");
+        std::fs::write(&file, "---\nname: x\n---\n").expect("write");
+        let events = Arc::new(CapturedEvents::default());
+        let _watcher =
+            WorkspaceWatcher::start(std::slice::from_ref(&root), events.clone()).expect("watch");
+        for _ in 0..20 {
+            std::fs::read_to_string(&file).expect("read");
+        }
+        // A later real change proves the watcher is running, and that the reads before it raised nothing.
+        let marker = root.join("marker.md");
+        std::fs::write(&marker, "changed").expect("write");
+        let marker_path = marker.display().to_string();
+        assert!(wait_for(
+            &events,
+            |event| matches!(event, WorkspaceEvent::FilesChanged { paths } if paths.contains(&marker_path))
+        ));
+        let seen = events.0.lock().expect("lock").clone();
+        let file_path = file.display().to_string();
+        assert!(
+            !seen.iter().any(|event| matches!(event, WorkspaceEvent::FilesChanged { paths } if paths.contains(&file_path))),
+            "reads were reported as changes: {seen:?}"
+        );
     }
 
     #[test]
