@@ -665,23 +665,15 @@ pub async fn simulate_nagents(
                 });
             }
         }
-        let done = matches!(action, ModelAction::Text { .. });
-        if let ModelAction::Text { text } = &action {
-            history.push(RequestMessage::new(
-                "assistant",
-                Origin::Assistant,
-                text.clone(),
-            ));
-        }
-        rounds.push(Round {
-            index: index as u32,
-            estimated_tokens: messages.iter().map(|m| m.estimated_tokens).sum(),
+        if close_round(
+            &mut history,
+            &mut rounds,
+            index,
             messages,
-            tools: tools.clone(),
+            &tools,
             action,
             tool_results,
-        });
-        if done {
+        ) {
             break;
         }
     }
@@ -860,23 +852,15 @@ pub fn simulate_tenxgraph(options: &SimulateOptions, registry: &Registry) -> Tra
                 });
             }
         }
-        let done = matches!(action, ModelAction::Text { .. });
-        if let ModelAction::Text { text } = &action {
-            history.push(RequestMessage::new(
-                "assistant",
-                Origin::Assistant,
-                text.clone(),
-            ));
-        }
-        rounds.push(Round {
-            index: index as u32,
-            estimated_tokens: messages.iter().map(|m| m.estimated_tokens).sum(),
+        if close_round(
+            &mut history,
+            &mut rounds,
+            index,
             messages,
-            tools: tools.clone(),
+            &tools,
             action,
             tool_results,
-        });
-        if done {
+        ) {
             break;
         }
     }
@@ -911,6 +895,36 @@ pub async fn router_documents(
             })
             .collect(),
     })
+}
+
+/// Ends a round of the loop: the model's text answer joins the history, the round is recorded, and
+/// the answer says whether the run is over (a text answer ends it; tool calls go on).
+fn close_round(
+    history: &mut Vec<RequestMessage>,
+    rounds: &mut Vec<Round>,
+    index: usize,
+    messages: Vec<RequestMessage>,
+    tools: &[ToolSpec],
+    action: ModelAction,
+    tool_results: Vec<ToolResult>,
+) -> bool {
+    let done = matches!(action, ModelAction::Text { .. });
+    if let ModelAction::Text { text } = &action {
+        history.push(RequestMessage::new(
+            "assistant",
+            Origin::Assistant,
+            text.clone(),
+        ));
+    }
+    rounds.push(Round {
+        index: index as u32,
+        estimated_tokens: messages.iter().map(|m| m.estimated_tokens).sum(),
+        messages,
+        tools: tools.to_vec(),
+        action,
+        tool_results,
+    });
+    done
 }
 
 #[cfg(test)]
