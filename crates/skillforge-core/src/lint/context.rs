@@ -97,6 +97,11 @@ pub struct SkillContext<'a> {
     pub layout: Result<Layout, LayoutError>,
     /// `None` when there is no frontmatter block to parse.
     pub yaml: Option<Result<Option<Node>, YamlError>>,
+    /// When the YAML fails as written but parses once its plain `: ` values are quoted (10xGraph's retry),
+    /// that parse, with every range in the file as written ([`super::repair`]).
+    pub repaired: Option<Option<Node>>,
+    /// Set when a rule reads the repaired frontmatter; see [`SkillContext::take_read_repaired`].
+    read_repaired: std::cell::Cell<bool>,
     /// The profiles the run was asked about.
     pub profiles: &'a [ProfileId],
     pub files: &'a dyn FileProbe,
@@ -113,12 +118,19 @@ impl<'a> SkillContext<'a> {
             .as_ref()
             .ok()
             .map(|layout| yaml::parse(source, layout.yaml));
+        let lines = LineIndex::new(source);
+        let repaired = match (&layout, &yaml) {
+            (Ok(layout), Some(Err(_))) => super::repair::parse_repaired(source, &lines, layout),
+            _ => None,
+        };
         Self {
             file,
             source,
-            lines: LineIndex::new(source),
+            lines,
             layout,
             yaml,
+            repaired,
+            read_repaired: std::cell::Cell::new(false),
             profiles,
             files,
             links: std::cell::OnceCell::new(),
@@ -131,12 +143,24 @@ impl<'a> SkillContext<'a> {
             .get_or_init(|| crate::lint::rules::body::local_links(self))
     }
 
-    /// The frontmatter root when it parsed and is a mapping.
+    /// The frontmatter root when it parsed and is a mapping. When it fails only because plain values
+    /// contain `: `, the root as read after quoting them, so the other findings are not hidden behind
+    /// plain-scalar-colon.
     pub fn frontmatter(&self) -> Option<&Node> {
-        match &self.yaml {
-            Some(Ok(Some(node))) if node.entries().is_some() => Some(node),
+        match (&self.yaml, &self.repaired) {
+            (Some(Ok(Some(node))), _) if node.entries().is_some() => Some(node),
+            (Some(Err(_)), Some(Some(node))) if node.entries().is_some() => {
+                self.read_repaired.set(true);
+                Some(node)
+            }
             _ => None,
         }
+    }
+
+    /// Whether the frontmatter was read from the repaired parse since the last call. Strict clients
+    /// never get past the syntax error, so findings resting on that parse must not decide their verdicts.
+    pub fn take_read_repaired(&self) -> bool {
+        self.read_repaired.replace(false)
     }
 
     /// Whether the YAML parsed (an empty document counts as parsed).

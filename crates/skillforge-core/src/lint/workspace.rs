@@ -59,6 +59,8 @@ pub enum CollectError {
 pub fn lint_file(file: &SkillFile, options: &LintOptions, files: &dyn FileProbe) -> FileReport {
     let context = SkillContext::new(file, &options.profiles, files);
     let mut diagnostics = Vec::new();
+    // Diagnostics that rest on the repaired frontmatter (see `lint::repair`), by index.
+    let mut from_repaired = Vec::new();
     for (code, rule) in CODES {
         let setting = options.config.rule_setting(code, rule.name);
         if setting == Some(None) {
@@ -73,6 +75,7 @@ pub fn lint_file(file: &SkillFile, options: &LintOptions, files: &dyn FileProbe)
         }
         let mut findings: Vec<Finding> = Vec::new();
         (rule.check)(&context, &mut findings);
+        let read_repaired = context.take_read_repaired();
         for finding in findings {
             let allowed = finding.only_profiles.as_deref().unwrap_or(rule.profiles);
             let profiles: Vec<ProfileId> = options
@@ -92,6 +95,7 @@ pub fn lint_file(file: &SkillFile, options: &LintOptions, files: &dyn FileProbe)
                     .max()
                     .unwrap_or(rule.severity),
             };
+            from_repaired.push(read_repaired);
             diagnostics.push(Diagnostic {
                 code: (*code).to_string(),
                 rule: rule.name.to_string(),
@@ -104,7 +108,19 @@ pub fn lint_file(file: &SkillFile, options: &LintOptions, files: &dyn FileProbe)
             });
         }
     }
-    let verdicts = verdict::verdicts(&context, &diagnostics);
+    // The repaired parse exists only for the author's benefit: no client that refuses the YAML ever sees
+    // it, so its findings leave every verdict as it was.
+    let verdicts = if from_repaired.contains(&true) {
+        let as_clients_read: Vec<Diagnostic> = diagnostics
+            .iter()
+            .zip(&from_repaired)
+            .filter(|(_, repaired)| !**repaired)
+            .map(|(diagnostic, _)| diagnostic.clone())
+            .collect();
+        verdict::verdicts(&context, &as_clients_read)
+    } else {
+        verdict::verdicts(&context, &diagnostics)
+    };
     let mut diagnostics = apply_suppressions(&context, diagnostics, options);
     diagnostics.sort_by(|left, right| {
         (left.range.start, left.range.end, &left.code).cmp(&(

@@ -111,6 +111,20 @@ fn quote_plain_values(raw_yaml: &str) -> String {
 }
 
 fn quote_line(line: &str) -> Option<String> {
+    let (key, value) = quotable_value(line)?;
+    // `json.dumps` escapes every control character (and more); any spelling YAML reads back as the same
+    // text will do, as long as no raw control character reaches the parser.
+    Some(format!(
+        "{}: {}",
+        &line[..key],
+        crate::lint::rules::double_quoted(&line[value])
+    ))
+}
+
+/// The line test of `_quote_plain_values`, `^([A-Za-z0-9_-]+):[ \t]+(.+?)[ \t]*$` with `: ` in the value
+/// and no YAML indicator first: the length of the key and the byte range of the value to quote (without
+/// surrounding blanks), or `None` when the retry leaves the line alone.
+pub fn quotable_value(line: &str) -> Option<(usize, std::ops::Range<usize>)> {
     let colon = line.find(':')?;
     let key = &line[..colon];
     if key.is_empty()
@@ -125,6 +139,7 @@ fn quote_line(line: &str) -> Option<String> {
     if value.len() == after.len() {
         return None;
     }
+    let start = line.len() - value.len();
     let value = value.trim_end_matches([' ', '\t']);
     if value.is_empty()
         || !value.contains(": ")
@@ -132,12 +147,7 @@ fn quote_line(line: &str) -> Option<String> {
     {
         return None;
     }
-    // `json.dumps` escapes every control character (and more); any spelling YAML reads back as the same
-    // text will do, as long as no raw control character reaches the parser.
-    Some(format!(
-        "{key}: {}",
-        crate::lint::rules::double_quoted(value)
-    ))
+    Some((colon, start..start + value.len()))
 }
 
 /// How serious a loader note is.

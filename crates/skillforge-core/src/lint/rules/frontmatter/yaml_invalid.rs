@@ -1,4 +1,3 @@
-use super::parse_after_quoting;
 use crate::lint::{Finding, SkillContext};
 
 crate::declare_rule! {
@@ -33,7 +32,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
         return;
     };
     // When quoting the `: ` lines repairs the YAML, plain-scalar-colon explains it with a fix.
-    if parse_after_quoting(context).is_some() {
+    if context.repaired.is_some() {
         return;
     }
     findings.push(Finding::new(
