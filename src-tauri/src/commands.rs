@@ -84,6 +84,32 @@ pub async fn pick_workspace_folder(window: tauri::Window) -> Result<Option<Strin
     Ok(picked.map(|handle| handle.path().display().to_string()))
 }
 
+/// Asks for a folder and copies the builtin skill at `location` into it as a new folder; returns the
+/// copied SKILL.md, or `None` when the dialog is cancelled. The destination comes only from the dialog.
+#[tauri::command]
+#[specta::specta]
+pub async fn duplicate_builtin_skill(
+    window: tauri::Window,
+    location: String,
+) -> Result<Option<String>, AppError> {
+    let skill = builtin::skill_dir_name(&location)
+        .ok_or_else(|| AppError::invalid_input(format!("{location}: not a builtin skill")))?
+        .to_string();
+    let picked = rfd::AsyncFileDialog::new()
+        .set_title("Duplicate into which folder?")
+        .set_parent(&window)
+        .pick_folder()
+        .await;
+    let Some(parent) = picked.map(|handle| handle.path().to_path_buf()) else {
+        return Ok(None);
+    };
+    blocking(move || {
+        let copied = builtin::duplicate_builtin(&skill, &parent)?;
+        Ok(Some(copied.display().to_string()))
+    })
+    .await
+}
+
 /// Reads a text file inside the open workspace, exactly as it is on disk.
 #[tauri::command]
 #[specta::specta]

@@ -101,3 +101,17 @@ impl From<skillforge_core::files::FileError> for AppError {
         }
     }
 }
+
+impl From<skillforge_core::builtin::DuplicateError> for AppError {
+    fn from(error: skillforge_core::builtin::DuplicateError) -> Self {
+        use skillforge_core::builtin::DuplicateError;
+        match error {
+            DuplicateError::File(error) => error.into(),
+            DuplicateError::FolderExists(_) => Self {
+                code: ErrorCode::AlreadyExists,
+                message: error.to_string(),
+            },
+            DuplicateError::UnknownSkill(_) => Self::invalid_input(error.to_string()),
+        }
+    }
+}

@@ -25,6 +25,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::open_workspace,
             commands::builtin_workspace,
             commands::pick_workspace_folder,
+            commands::duplicate_builtin_skill,
             commands::read_file,
             commands::save_file,
             commands::render_preview,

@@ -87,6 +87,72 @@ describe("App", () => {
     expect(screen.getByText("read-only")).toBeTruthy();
   });
 
+  describe("duplicating a builtin skill", () => {
+    const location = "package:skillforge/skills/builtin-one/SKILL.md";
+    const builtinView = workspaceView([skill("builtin-one", "Ships with the app.", "package:skillforge/skills")], {
+      root: null,
+      label: "Builtin skills",
+      read_only: true,
+    });
+    const copied = "/home/me/skills/builtin-one/SKILL.md";
+
+    async function openBuiltinSkill(duplicate: (location: string) => Result<string | null>) {
+      const backend = fakeBackend({
+        initial: ok(builtinView),
+        open: (path) => ok(workspaceView([skill("builtin-one", "Ships with the app.", path)], { root: path, label: "skills" })),
+        duplicate,
+        files: { [location]: "---\nname: builtin-one\n---\nBuiltin\n", [copied]: "---\nname: builtin-one\n---\nCopy\n" },
+      });
+      render(App, { backend });
+      await fireEvent.click((await screen.findAllByTestId("skill-item"))[0]);
+      await screen.findByTestId("editor-read-only");
+      return backend;
+    }
+
+    it("is offered only for read-only files", async () => {
+      const backend = fakeBackend({
+        initial: ok(workspaceView(skills)),
+        files: { "/work/skills/changelog/SKILL.md": "---\nname: changelog\n---\n" },
+      });
+      render(App, { backend });
+      await fireEvent.click((await screen.findAllByTestId("skill-item"))[0]);
+      await screen.findByTestId("editor-path");
+      expect(screen.queryByTestId("duplicate-builtin")).toBeNull();
+    });
+
+    it("does nothing when the folder dialog is cancelled", async () => {
+      const backend = await openBuiltinSkill(() => ok(null));
+      await fireEvent.click(screen.getByTestId("duplicate-builtin"));
+      await waitFor(() => expect(backend.calls).toContain(`duplicateBuiltinSkill ${location}`));
+      expect(backend.calls.some((call) => call.startsWith("openWorkspace"))).toBe(false);
+      expect(screen.getByTestId("editor-path").textContent).toBe(location);
+      expect(screen.queryByTestId("editor-notice")).toBeNull();
+    });
+
+    it("opens the chosen folder as the workspace and the copy in the editor", async () => {
+      const backend = await openBuiltinSkill(() => ok(copied));
+      await fireEvent.click(screen.getByTestId("duplicate-builtin"));
+      await waitFor(() => expect(screen.getByTestId("editor-path").textContent).toBe("builtin-one/SKILL.md"));
+      expect(backend.calls).toContain("openWorkspace /home/me/skills");
+      expect(backend.calls).toContain(`readFile ${copied}`);
+      expect(screen.getByTestId("workspace-label").textContent?.trim()).toBe("skills");
+      expect(screen.queryByTestId("editor-read-only")).toBeNull();
+      await waitFor(() => expect(document.querySelector(".cm-content")?.textContent).toContain("Copy"));
+    });
+
+    it("shows a failure as text and stays on the builtin skills", async () => {
+      const message = "/home/me/skills/builtin-one: a folder with this name is already there <b>bold</b>";
+      const backend = await openBuiltinSkill(() => failure({ code: "already_exists", message }));
+      await fireEvent.click(screen.getByTestId("duplicate-builtin"));
+      const notice = await screen.findByTestId("editor-notice");
+      expect(notice.textContent).toContain("Cannot duplicate the skill");
+      expect(notice.textContent).toContain(message);
+      expect(notice.querySelector("b")).toBeNull();
+      expect(backend.calls.some((call) => call.startsWith("openWorkspace"))).toBe(false);
+      expect(screen.getByTestId("editor-path").textContent).toBe(location);
+    });
+  });
+
   it("shows the catalog error and diagnostics as notices", async () => {
     const view = workspaceView(skills);
     view.report.error = "duplicate skill name: changelog";

@@ -189,6 +189,26 @@ impl Roots {
         Ok(())
     }
 
+    /// Creates one new folder under a root whose parent already exists; fails if anything is already
+    /// there (a folder, a file or a link), so a copy never lands inside something the author owns.
+    pub fn create_new_directory(&self, path: &Path) -> Result<(), FileError> {
+        let located = self.locate(path)?;
+        let (name, parents) = located
+            .components
+            .split_last()
+            .ok_or_else(|| FileError::AlreadyExists(path.to_path_buf()))?;
+        let parent = open_directory_beneath(located.root, parents, path)?;
+        match rustix::fs::mkdirat(&parent, name.as_os_str(), Mode::from_raw_mode(0o755)) {
+            Ok(()) => Ok(()),
+            Err(rustix::io::Errno::EXIST) if is_symlink(&parent, name) => Err(FileError::Symlink {
+                path: path.to_path_buf(),
+                component: located.components.iter().collect(),
+            }),
+            Err(rustix::io::Errno::EXIST) => Err(FileError::AlreadyExists(path.to_path_buf())),
+            Err(error) => Err(io_error(path, error)),
+        }
+    }
+
     /// Writes `text` atomically, keeping the permissions of the file it replaces.
     ///
     /// Returns the fingerprint of what was written.
@@ -198,6 +218,16 @@ impl Roots {
         text: &str,
         guard: &SaveGuard,
     ) -> Result<Fingerprint, FileError> {
+        self.write_bytes(path, text.as_bytes(), guard)
+    }
+
+    /// Writes `bytes` atomically, like [`Roots::write_text`], for files that need not be text.
+    pub fn write_bytes(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        guard: &SaveGuard,
+    ) -> Result<Fingerprint, FileError> {
         let located = self.locate(path)?;
         let (name, parents) = located
             .components
@@ -205,7 +235,7 @@ impl Roots {
             .ok_or_else(|| FileError::NotAFile(path.to_path_buf()))?;
         let parent = open_directory_beneath(located.root, parents, path)?;
         let existing = match read_regular(&parent, name, path) {
-            Ok(bytes) => Some(bytes),
+            Ok(current) => Some(current),
             Err(FileError::NotFound(_)) => None,
             Err(error) => return Err(error),
         };
@@ -214,8 +244,8 @@ impl Roots {
             (SaveGuard::Unchanged(_), None) => {
                 return Err(FileError::ChangedOnDisk(path.to_path_buf()))
             }
-            (SaveGuard::Unchanged(expected), Some(bytes))
-                if &Fingerprint::of(bytes) != expected =>
+            (SaveGuard::Unchanged(expected), Some(current))
+                if &Fingerprint::of(current) != expected =>
             {
                 return Err(FileError::ChangedOnDisk(path.to_path_buf()))
             }
@@ -231,8 +261,8 @@ impl Roots {
             .map_err(|error| io_error(path, error))?,
             None => Mode::from_raw_mode(0o644),
         };
-        write_atomically(&parent, name, text.as_bytes(), mode, path)?;
-        Ok(Fingerprint::of(text.as_bytes()))
+        write_atomically(&parent, name, bytes, mode, path)?;
+        Ok(Fingerprint::of(bytes))
     }
 }
 

@@ -65,6 +65,7 @@ export interface Backend
     | "openWorkspace"
     | "builtinWorkspace"
     | "pickWorkspaceFolder"
+    | "duplicateBuiltinSkill"
     | "readFile"
     | "saveFile"
     | "renderPreview"
@@ -98,6 +99,7 @@ export const tauriBackend: Backend = {
   openWorkspace: commands.openWorkspace,
   builtinWorkspace: commands.builtinWorkspace,
   pickWorkspaceFolder: commands.pickWorkspaceFolder,
+  duplicateBuiltinSkill: commands.duplicateBuiltinSkill,
   readFile: commands.readFile,
   saveFile: commands.saveFile,
   renderPreview: commands.renderPreview,

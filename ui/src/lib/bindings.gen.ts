@@ -15,6 +15,11 @@ export const commands = {
 	builtinWorkspace: () => typedError<WorkspaceView, AppError>(__TAURI_INVOKE("builtin_workspace")),
 	/**  Asks the user for a folder; `None` when the dialog is cancelled. */
 	pickWorkspaceFolder: () => typedError<string | null, AppError>(__TAURI_INVOKE("pick_workspace_folder")),
+	/**
+	 *  Asks for a folder and copies the builtin skill at `location` into it as a new folder; returns the
+	 *  copied SKILL.md, or `None` when the dialog is cancelled. The destination comes only from the dialog.
+	 */
+	duplicateBuiltinSkill: (location: string) => typedError<string | null, AppError>(__TAURI_INVOKE("duplicate_builtin_skill", { location })),
 	/**  Reads a text file inside the open workspace, exactly as it is on disk. */
 	readFile: (path: string) => typedError<TextFile, AppError>(__TAURI_INVOKE("read_file", { path })),
 	/**  Saves a file inside the open workspace atomically; `guard` says what it may replace. */

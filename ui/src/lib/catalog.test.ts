@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catalogNotices, countLabel, displayLocation, errorTitle, settle } from "./catalog";
+import { catalogNotices, countLabel, displayLocation, errorTitle, folderHoldingSkill, settle } from "./catalog";
 
 const empty = { skills: [], diagnostics: [], error: null, duplicates: [], shadowed: [] };
 
@@ -35,6 +35,14 @@ describe("errorTitle", () => {
     expect(errorTitle("changed_on_disk")).toBe("Changed on disk");
     expect(errorTitle("already_exists")).toBe("Already exists");
     expect(errorTitle("internal")).toBe("Something went wrong");
+  });
+});
+
+describe("folderHoldingSkill", () => {
+  it("is the folder above the skill's folder", () => {
+    expect(folderHoldingSkill("/home/me/skills/pdf/SKILL.md")).toBe("/home/me/skills");
+    expect(folderHoldingSkill("C:\\Users\\me\\pdf\\SKILL.md")).toBe("C:\\Users\\me");
+    expect(folderHoldingSkill("/pdf/SKILL.md")).toBe("/");
   });
 });
 

@@ -66,6 +66,13 @@ export function displayLocation(location: string, root: string | null): string {
   return location.startsWith(prefix) ? location.slice(prefix.length) : location;
 }
 
+/** The folder that holds a skill's folder: `/a/b` for `/a/b/pdf/SKILL.md`. */
+export function folderHoldingSkill(skillFile: string): string {
+  const parentOf = (path: string) => path.slice(0, Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")));
+  const holder = parentOf(parentOf(skillFile));
+  return holder === "" ? skillFile.slice(0, 1) : holder;
+}
+
 export function countLabel(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }

@@ -40,6 +40,8 @@ export interface FakeBackendOptions {
   builtin?: Answer<WorkspaceView>;
   open?: (path: string) => Answer<WorkspaceView>;
   pick?: Answer<string | null>;
+  /** What "Duplicate into a folder…" answers: the copied SKILL.md, or null for a cancelled dialog. */
+  duplicate?: (location: string) => Answer<string | null>;
   refresh?: () => Answer<WorkspaceView>;
   /** The export destination the folder dialog answers with. */
   pickExport?: Answer<string | null>;
@@ -135,6 +137,10 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     pickWorkspaceFolder: async () => {
       calls.push("pickWorkspaceFolder");
       return (await options.pick) ?? missing("pickWorkspaceFolder");
+    },
+    duplicateBuiltinSkill: async (location: string) => {
+      calls.push(`duplicateBuiltinSkill ${location}`);
+      return options.duplicate ? await options.duplicate(location) : missing("duplicateBuiltinSkill");
     },
     refreshWorkspace: async () => {
       calls.push("refreshWorkspace");
