@@ -43,5 +43,5 @@ echo "Summary (logs in $log_dir/):"
 for i in "${!steps[@]}"; do
   printf '  %-16s %-7s %4ss\n' "${steps[$i]}" "${results[$i]}" "${durations[$i]}"
 done
-echo "make test: $passed passed, $failed failed"
+echo "steps: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
