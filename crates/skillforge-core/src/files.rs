@@ -266,6 +266,34 @@ impl Roots {
     }
 }
 
+/// Opens an absolute folder by walking from `/` with directory descriptors, refusing a symbolic link
+/// at every step, so no link can redirect the open between a check and the use (no path-string open).
+/// `..` is walked like any name (it is never a link). On failure, says which component failed.
+pub fn open_directory_from_root(path: &Path) -> Result<OwnedFd, (rustix::io::Errno, OsString)> {
+    let mut descriptor = rustix::fs::openat(
+        rustix::fs::CWD,
+        c"/",
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|errno| (errno, OsString::from("/")))?;
+    for component in path.components() {
+        let name = match component {
+            Component::Normal(name) => name,
+            Component::ParentDir => std::ffi::OsStr::new(".."),
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => continue,
+        };
+        descriptor = rustix::fs::openat(
+            &descriptor,
+            name,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|errno| (errno, name.to_os_string()))?;
+    }
+    Ok(descriptor)
+}
+
 fn io_error(path: &Path, error: rustix::io::Errno) -> FileError {
     FileError::Io {
         path: path.to_path_buf(),

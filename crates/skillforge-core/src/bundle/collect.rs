@@ -9,9 +9,9 @@ use std::ffi::{CString, OsStr};
 use std::io::Read;
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags, CWD};
+use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
 use rustix::io::Errno;
 use serde::{Deserialize, Serialize};
 
@@ -135,26 +135,7 @@ pub fn read_skill_folder(
 
 /// Opens an absolute folder from `/`, refusing a symbolic link at every step (as discovery walks).
 fn open_directory_chain(path: &Path) -> Result<OwnedFd, Errno> {
-    let mut descriptor = rustix::fs::openat(
-        CWD,
-        c"/",
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    )?;
-    for component in path.components() {
-        let name = match component {
-            Component::Normal(name) => name,
-            Component::ParentDir => OsStr::new(".."),
-            Component::RootDir | Component::CurDir | Component::Prefix(_) => continue,
-        };
-        descriptor = rustix::fs::openat(
-            &descriptor,
-            name,
-            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::empty(),
-        )?;
-    }
-    Ok(descriptor)
+    crate::files::open_directory_from_root(path).map_err(|(errno, _)| errno)
 }
 
 struct Walker<'a> {

@@ -17,11 +17,11 @@ use std::collections::{BTreeMap, HashSet};
 use std::ffi::{CStr, OsStr, OsString};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags, CWD};
+use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
 use super::{SkillSource, SourceError, Survey};
@@ -463,31 +463,10 @@ fn os_error(errno: Errno, filename: &OsStr) -> String {
     python::os_error(errno.raw_os_error(), Some(&filename.to_string_lossy()))
 }
 
-/// Opens an absolute directory path from `/` down, refusing a symlink at every step.
+/// Opens an absolute directory path from `/` down, refusing a symlink at every step; errors read
+/// as Python's OSError for the component that failed.
 fn open_directory_chain(path: &Path) -> Result<OwnedFd, String> {
-    let mut descriptor = rustix::fs::openat(
-        CWD,
-        c"/",
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    )
-    .map_err(|errno| os_error(errno, OsStr::new("/")))?;
-    for component in path.components() {
-        let name = match component {
-            Component::Normal(name) => name,
-            // `..` is kept by pathlib and walked like any other name (it cannot be a symlink).
-            Component::ParentDir => OsStr::new(".."),
-            Component::RootDir | Component::CurDir | Component::Prefix(_) => continue,
-        };
-        descriptor = rustix::fs::openat(
-            &descriptor,
-            name,
-            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-        .map_err(|errno| os_error(errno, name))?;
-    }
-    Ok(descriptor)
+    crate::files::open_directory_from_root(path).map_err(|(errno, name)| os_error(errno, &name))
 }
 
 fn open_child_directory(parent: &Dir, name: &CStr) -> Result<OwnedFd, String> {
