@@ -647,22 +647,14 @@ pub async fn simulate_nagents(
                     )
                 };
                 holder.refresh().await?;
-                if is_error {
-                    warnings.push(Warning::new(
-                        WarningKind::ToolError,
-                        format!("{}: {content}", call.name),
-                    ));
-                }
-                let mut message = RequestMessage::new("tool", Origin::ToolResult, content.clone());
-                message.tool_call_id = Some(call.id.clone());
-                history.push(message);
-                tool_results.push(ToolResult {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    estimated_tokens: tokens(&content),
+                record_tool_result(
+                    call,
                     content,
                     is_error,
-                });
+                    &mut warnings,
+                    &mut history,
+                    &mut tool_results,
+                );
             }
         }
         if close_round(
@@ -833,23 +825,14 @@ pub fn simulate_tenxgraph(options: &SimulateOptions, registry: &Registry) -> Tra
                         is_error: true,
                     },
                 };
-                if output.is_error {
-                    warnings.push(Warning::new(
-                        WarningKind::ToolError,
-                        format!("{}: {}", call.name, output.content),
-                    ));
-                }
-                let mut message =
-                    RequestMessage::new("tool", Origin::ToolResult, output.content.clone());
-                message.tool_call_id = Some(call.id.clone());
-                history.push(message);
-                tool_results.push(ToolResult {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    estimated_tokens: tokens(&output.content),
-                    content: output.content,
-                    is_error: output.is_error,
-                });
+                record_tool_result(
+                    call,
+                    output.content,
+                    output.is_error,
+                    &mut warnings,
+                    &mut history,
+                    &mut tool_results,
+                );
             }
         }
         if close_round(
@@ -895,6 +878,34 @@ pub async fn router_documents(
             })
             .collect(),
     })
+}
+
+/// Records what a tool returned: a warning when it failed, the tool message in the history that
+/// later requests carry, and the result in the round's transcript.
+fn record_tool_result(
+    call: &ToolCall,
+    content: String,
+    is_error: bool,
+    warnings: &mut Vec<Warning>,
+    history: &mut Vec<RequestMessage>,
+    tool_results: &mut Vec<ToolResult>,
+) {
+    if is_error {
+        warnings.push(Warning::new(
+            WarningKind::ToolError,
+            format!("{}: {content}", call.name),
+        ));
+    }
+    let mut message = RequestMessage::new("tool", Origin::ToolResult, content.clone());
+    message.tool_call_id = Some(call.id.clone());
+    history.push(message);
+    tool_results.push(ToolResult {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        estimated_tokens: tokens(&content),
+        content,
+        is_error,
+    });
 }
 
 /// Ends a round of the loop: the model's text answer joins the history, the round is recorded, and
