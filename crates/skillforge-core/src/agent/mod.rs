@@ -984,6 +984,43 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_tool_call_is_answered_recorded_and_warned_about_in_both_dialects() {
+        let steps = script::parse_script(
+            r#"[{"tool": "no_such_tool", "arguments": {}}, {"text": "done"}]"#,
+        );
+        let Ok(steps) = steps else {
+            panic!("the script does not parse: {steps:?}");
+        };
+        for dialect in [Dialect::Nagents, Dialect::Tenxgraph] {
+            let mut options = SimulateOptions::new(vec![fixtures()], "hello");
+            options.dialect = dialect;
+            options.model = MockModel::Script(steps.clone());
+            let Some(transcript) = run(&options) else {
+                panic!("the simulation failed");
+            };
+            let result = &transcript.rounds[0].tool_results[0];
+            assert!(result.is_error, "{dialect:?}: {result:?}");
+            assert_eq!(result.name, "no_such_tool");
+            let answered = transcript.rounds[1]
+                .messages
+                .iter()
+                .any(|m| m.origin == Origin::ToolResult && m.content == result.content);
+            assert!(
+                answered,
+                "{dialect:?}: the next request lacks the tool's answer"
+            );
+            assert!(
+                transcript
+                    .warnings
+                    .iter()
+                    .any(|w| w.kind == WarningKind::ToolError),
+                "{dialect:?}: {:?}",
+                transcript.warnings
+            );
+        }
+    }
+
+    #[test]
     fn explicit_activation_follows_the_conversation_and_warns() {
         let mut options =
             SimulateOptions::new(vec![fixtures()], "$ghost then $delta-tools then $beta");
