@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use skillforge_core::agent::evals::{self, SavedEvals};
 use skillforge_core::agent::playground;
-use skillforge_core::agent::router::DEFAULT_THRESHOLD;
+use skillforge_core::agent::router::{check_threshold, DEFAULT_THRESHOLD};
 use skillforge_core::agent::script::parse_script;
 use skillforge_core::agent::triggers::{EvalQuery, TriggerReport};
 use skillforge_core::agent::{AgentError, Dialect, MockModel, SimulateOptions, Transcript};
@@ -381,8 +381,9 @@ fn builtin_view(state: &AppState) -> WorkspaceView {
 pub enum PlaygroundModel {
     /// Never calls a tool: only `$name` activation loads skills.
     Explicit,
-    /// Calls the skill tool for the best-scoring skill (router scores are in the transcript).
-    Router,
+    /// Calls the skill tool for the best-scoring skill whose score reaches `threshold` (the
+    /// default when null; router scores are in the transcript).
+    Router { threshold: Option<f64> },
     /// Follows the script in this file of the open workspace.
     Script(String),
 }
@@ -438,8 +439,8 @@ pub async fn simulate(
     let roots = state.roots();
     let model = match model {
         PlaygroundModel::Explicit => MockModel::Explicit,
-        PlaygroundModel::Router => MockModel::Router {
-            threshold: DEFAULT_THRESHOLD,
+        PlaygroundModel::Router { threshold } => MockModel::Router {
+            threshold: router_threshold(threshold)?,
         },
         PlaygroundModel::Script(path) => {
             let roots = roots.clone();
@@ -465,16 +466,30 @@ pub async fn simulate(
 }
 
 /// Routes each query through the mock router: ranking per query, precision/recall per skill and the
-/// skills that compete, with unsaved `buffers` laid over the workspace.
+/// skills that compete, with unsaved `buffers` laid over the workspace. A skill is picked when it
+/// scores `threshold` or more (the default when null).
 #[tauri::command]
 #[specta::specta]
 pub async fn run_triggers(
     state: State<'_, AppState>,
     queries: Vec<EvalQuery>,
     buffers: Vec<Buffer>,
+    threshold: Option<f64>,
 ) -> Result<TriggerReport, AppError> {
+    let threshold = router_threshold(threshold)?;
     let catalog = catalog_session(&state).await?;
-    blocking(move || Ok(playground::run_triggers(&catalog, &queries, &buffers))).await
+    blocking(move || {
+        Ok(playground::run_triggers(
+            &catalog, &queries, &buffers, threshold,
+        ))
+    })
+    .await
+}
+
+/// The router's minimum score: `threshold`, or the default when the UI sends none.
+fn router_threshold(threshold: Option<f64>) -> Result<f64, AppError> {
+    check_threshold(threshold.unwrap_or(DEFAULT_THRESHOLD))
+        .map_err(|error| AppError::invalid_input(error.to_string()))
 }
 
 /// Saves the trigger queries beside the skill at `skill_path` as `evals/evals.json`; `guard` says

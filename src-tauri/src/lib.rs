@@ -45,6 +45,11 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::save_trigger_queries,
         ])
         .events(collect_events![WorkspaceEvent])
+        // The router's default minimum score, so the UI starts where the CLI does.
+        .constant(
+            "ROUTER_THRESHOLD",
+            skillforge_core::agent::router::DEFAULT_THRESHOLD,
+        )
 }
 
 /// Starts the app and blocks until its last window closes.

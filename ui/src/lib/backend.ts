@@ -53,6 +53,9 @@ export type {
 /** How every command answers: tauri-specta's result shape, with the app's error. */
 export type Result<T> = { status: "ok"; data: T } | { status: "error"; error: AppError };
 
+/** The router's default minimum score (the engine's, so the app starts where the CLI does). */
+export { ROUTER_THRESHOLD } from "./bindings.gen";
+
 export const PROFILES: ProfileId[] = ["spec", "nagents", "10xgraph", "claude-code", "claude-upload", "codex", "copilot", "opencode"];
 
 type Commands = typeof commands;

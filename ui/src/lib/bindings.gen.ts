@@ -60,10 +60,10 @@ export const commands = {
 	/**  Runs the mock agent on `message` over the open workspace with unsaved `buffers` laid over it. */
 	simulate: (message: string, dialect: Dialect, model: PlaygroundModel, tokenLimit: number, systemPrompt: string | null, buffers: Buffer[]) => typedError<Transcript, AppError>(__TAURI_INVOKE("simulate", { message, dialect, model, tokenLimit, systemPrompt, buffers })),
 	/**
-	 *  Routes each query through the mock router: ranking per query, precision/recall per skill and the
+	 *  Routes each query through the mock router (a skill is picked at `threshold`, or the default, or above): ranking per query, precision/recall per skill and the
 	 *  skills that compete, with unsaved `buffers` laid over the workspace.
 	 */
-	runTriggers: (queries: EvalQuery[], buffers: Buffer[]) => typedError<TriggerReport, AppError>(__TAURI_INVOKE("run_triggers", { queries, buffers })),
+	runTriggers: (queries: EvalQuery[], buffers: Buffer[], threshold: number | null) => typedError<TriggerReport, AppError>(__TAURI_INVOKE("run_triggers", { queries, buffers, threshold })),
 	/**
 	 *  Saves the trigger queries beside the skill at `skill_path` as `evals/evals.json`; `guard` says
 	 *  what it may replace (never a file changed on disk since it was read).
@@ -75,6 +75,9 @@ export const commands = {
 export const events = {
 	workspaceEvent: makeEvent<WorkspaceEvent, WorkspaceEvent>("workspace-event"),
 };
+
+/* Constants */
+export const ROUTER_THRESHOLD = 0.5 as const;
 
 /* Types */
 /**  An error the UI receives from any command. */
@@ -415,10 +418,15 @@ export type Outcome =
 export type PlaygroundModel = 
 /**  Never calls a tool: only `$name` activation loads skills. */
 "explicit" | 
-/**  Calls the skill tool for the best-scoring skill (router scores are in the transcript). */
-"router" | 
+/**
+ *  Calls the skill tool for the best-scoring skill whose score reaches `threshold` (the
+ *  default when null; router scores are in the transcript).
+ */
+({ router: {
+	threshold: number | null,
+} }) & { script?: never } | 
 /**  Follows the script in this file of the open workspace. */
-{ script: string };
+({ script: string }) & { router?: never };
 
 /**  The rendered body and the links it contains. */
 export type Preview = {

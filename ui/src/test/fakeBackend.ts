@@ -216,12 +216,12 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       return ok(fakeLoad(path, text, tokenLimit));
     },
     simulate: async (message, dialect, model, tokenLimit, systemPrompt, buffers) => {
-      calls.push(`simulate ${dialect}`);
+      calls.push(`simulate ${dialect} ${JSON.stringify(model)}`);
       return ok(fakeSimulate(fakeSkills(files, buffers), message, dialect, model, tokenLimit, systemPrompt));
     },
-    runTriggers: async (queries, buffers) => {
-      calls.push(`runTriggers ${queries.length}`);
-      return ok(fakeTriggers(fakeSkills(files, buffers), queries));
+    runTriggers: async (queries, buffers, threshold) => {
+      calls.push(`runTriggers ${queries.length} ${threshold}`);
+      return ok(fakeTriggers(fakeSkills(files, buffers), queries, threshold ?? undefined));
     },
     saveTriggerQueries: async (skillPath, queries, guard) => {
       calls.push(`saveTriggerQueries ${skillPath} ${guard.kind}`);

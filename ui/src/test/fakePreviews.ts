@@ -141,10 +141,12 @@ export function fakeSimulate(
     push("system", "activation", content);
   }
   const scores = rank(skills, message);
-  const chosen = model === "router" && (scores[0]?.score ?? 0) > 0 ? scores[0].name : null;
+  const router = typeof model === "object" && model.router ? { threshold: model.router.threshold ?? 0.5 } : null;
+  const best = scores[0]?.score ?? 0;
+  const chosen = router && best > 0 && best >= router.threshold ? scores[0].name : null;
   return {
     dialect,
-    model: typeof model === "string" ? model : `script:${model.script}`,
+    model: typeof model === "string" ? model : model.router ? "router" : `script:${model.script}`,
     skills: skills.map((skill) => skill.name),
     rounds: [
       {
@@ -159,7 +161,7 @@ export function fakeSimulate(
       },
     ],
     final_text: "Done.",
-    router: model === "router" ? { threshold: 0.5, scores, chosen } : null,
+    router: router ? { threshold: router.threshold, scores, chosen } : null,
     budget: { token_limit: tokenLimit, used, loaded: known },
     totals: { rounds: 1, tool_calls: chosen ? 1 : 0, request_tokens: 0, final_request_tokens: 0 },
     warnings: referenced
@@ -168,15 +170,16 @@ export function fakeSimulate(
   };
 }
 
-export function fakeTriggers(skills: FakeSkill[], queries: EvalQuery[]): TriggerReport {
+export function fakeTriggers(skills: FakeSkill[], queries: EvalQuery[], threshold = 0.5): TriggerReport {
   const results = queries.map((query) => {
     const ranking = rank(skills, query.query);
-    const predicted = (ranking[0]?.score ?? 0) > 0 ? ranking[0].name : null;
+    const best = ranking[0]?.score ?? 0;
+    const predicted = best > 0 && best >= threshold ? ranking[0].name : null;
     const expected = query.should_trigger ?? null;
     return { query: query.query, expected, predicted, correct: predicted === expected, ranking };
   });
   return {
-    threshold: 0.5,
+    threshold,
     queries: results,
     skills: skills.map((skill) => {
       const tp = results.filter((r) => r.predicted === skill.name && r.expected === skill.name).length;

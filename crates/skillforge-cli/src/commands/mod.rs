@@ -48,3 +48,12 @@ pub fn run(command: Command) -> anyhow::Result<u8> {
         Command::Triggers(args) => triggers::run(args),
     }
 }
+
+/// `--threshold`: a score the router can compare with (finite, at least 0).
+fn router_threshold(value: &str) -> Result<f64, String> {
+    let threshold: f64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("{value:?} is not a number"))?;
+    skillforge_core::agent::router::check_threshold(threshold).map_err(|error| error.to_string())
+}

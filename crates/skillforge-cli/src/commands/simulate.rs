@@ -56,8 +56,8 @@ pub struct Args {
     /// A system prompt placed first in every request.
     #[arg(long)]
     system_prompt: Option<String>,
-    /// The router's minimum score.
-    #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
+    /// The router's minimum score (a number >= 0).
+    #[arg(long, default_value_t = DEFAULT_THRESHOLD, value_parser = super::router_threshold)]
     threshold: f64,
     /// Requests before the loop gives up.
     #[arg(long, default_value_t = agent::DEFAULT_MAX_ROUNDS)]

@@ -32,8 +32,8 @@ pub struct Args {
     /// Whose catalog the router reads: nagents (name, description) or 10xgraph (plus metadata.triggers).
     #[arg(long, value_enum, default_value_t = DialectArg::Nagents)]
     dialect: DialectArg,
-    /// The router's minimum score.
-    #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
+    /// The router's minimum score (a number >= 0).
+    #[arg(long, default_value_t = DEFAULT_THRESHOLD, value_parser = super::router_threshold)]
     threshold: f64,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,

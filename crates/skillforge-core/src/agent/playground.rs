@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::router::{RouterDocument, DEFAULT_THRESHOLD};
+use super::router::RouterDocument;
 use super::triggers::{self, EvalQuery, TriggerReport};
 use super::{
     simulate_nagents, simulate_tenxgraph, AgentError, Dialect, SimulateOptions, Transcript,
@@ -39,11 +39,12 @@ pub async fn simulate_overlaid(
 }
 
 /// Ranks every query against what nagents shows the model about each skill (name and
-/// description), with `buffers` in place of their files.
+/// description), with `buffers` in place of their files; a skill is picked at `threshold` or above.
 pub fn run_triggers(
     session: &CatalogSession,
     queries: &[EvalQuery],
     buffers: &[Buffer],
+    threshold: f64,
 ) -> TriggerReport {
     let documents: Vec<RouterDocument> = session
         .nagents_view(buffers)
@@ -55,11 +56,12 @@ pub fn run_triggers(
             triggers: Vec::new(),
         })
         .collect();
-    triggers::analyze(&documents, queries, DEFAULT_THRESHOLD)
+    triggers::analyze(&documents, queries, threshold)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::router::DEFAULT_THRESHOLD;
     use super::*;
     use std::path::PathBuf;
 
@@ -75,7 +77,7 @@ mod tests {
             query: "bake sourdough bread".into(),
             should_trigger: Some("alpha".into()),
         }];
-        let before = run_triggers(&session, &query, &[]);
+        let before = run_triggers(&session, &query, &[], DEFAULT_THRESHOLD);
         assert!(!before.queries[0].correct);
         // Buffers carry the paths discovery reports (roots made absolute, `..` collapsed).
         let path = crate::discovery::directory::absolute_root(&fixtures()).join("alpha/SKILL.md");
@@ -85,8 +87,18 @@ mod tests {
             path: path.display().to_string(),
             text: edited,
         }];
-        let after = run_triggers(&session, &query, &buffers);
+        let after = run_triggers(&session, &query, &buffers, DEFAULT_THRESHOLD);
         assert_eq!(after.queries[0].predicted.as_deref(), Some("alpha"));
+        // A threshold above alpha's score leaves the query unrouted.
+        let score = after.queries[0]
+            .ranking
+            .iter()
+            .find(|score| score.name == "alpha")
+            .map_or(0.0, |score| score.score);
+        assert!(score > DEFAULT_THRESHOLD);
+        let strict = run_triggers(&session, &query, &buffers, score + 0.01);
+        assert_eq!(strict.queries[0].predicted, None);
+        assert_eq!(strict.threshold, score + 0.01);
 
         let runtime = tokio::runtime::Builder::new_current_thread().build();
         let Ok(runtime) = runtime else { return };

@@ -16,6 +16,21 @@ const B: f64 = 0.75;
 /// The default score a skill needs before the router calls it.
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
 
+/// A threshold no score can be compared with: not a number, infinite, or below zero.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("the router threshold must be a finite number of at least 0, got {0}")]
+pub struct InvalidThreshold(pub f64);
+
+/// `threshold` if the router can use it: scores are never negative, and a NaN would make every
+/// comparison false (no skill chosen, with no hint why).
+pub fn check_threshold(threshold: f64) -> Result<f64, InvalidThreshold> {
+    if threshold.is_finite() && threshold >= 0.0 {
+        Ok(threshold)
+    } else {
+        Err(InvalidThreshold(threshold))
+    }
+}
+
 /// Words that carry no topic; matching them would make every skill look relevant. Sorted, for
 /// binary search.
 const STOPWORDS: &[&str] = &[
@@ -177,6 +192,20 @@ impl RouterIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thresholds_the_router_cannot_compare_are_refused() {
+        assert_eq!(check_threshold(0.0), Ok(0.0));
+        assert_eq!(check_threshold(2.5), Ok(2.5));
+        for bad in [-0.1, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(check_threshold(bad), Err(InvalidThreshold(bad)));
+        }
+        let nan = check_threshold(f64::NAN).map_err(|error| error.to_string());
+        assert_eq!(
+            nan,
+            Err("the router threshold must be a finite number of at least 0, got NaN".into())
+        );
+    }
 
     fn document(name: &str, description: &str, triggers: &[&str]) -> RouterDocument {
         RouterDocument {

@@ -132,6 +132,37 @@ describe("activation playground", () => {
     await waitFor(() => expect(screen.getAllByTestId("router-score")).toHaveLength(3));
     expect(screen.getAllByTestId("transcript-action")[0].dataset.kind).toBe("tool_calls");
   });
+
+  it("sends the router threshold the author sets, shared with the trigger tests", async () => {
+    const backend = await setup();
+    await fireEvent.click(screen.getByTestId("previews-tab-playground"));
+    const box = screen.getByTestId("playground-message") as HTMLTextAreaElement;
+    box.value = "merges sheets";
+    await fireEvent.input(box);
+    const model = screen.getByTestId("playground-model") as HTMLSelectElement;
+    model.value = "router";
+    await fireEvent.change(model);
+    const threshold = screen.getByTestId("playground-threshold") as HTMLInputElement;
+    expect(threshold.value).toBe("0.5");
+
+    // Not a usable threshold: flagged, and the last good one is still sent.
+    await fireEvent.input(threshold, { target: { value: "-2" } });
+    expect(threshold.getAttribute("aria-invalid")).toBe("true");
+    await fireEvent.click(screen.getByTestId("playground-run"));
+    await waitFor(() => expect(backend.calls).toContain('simulate nagents {"router":{"threshold":0.5}}'));
+
+    await fireEvent.input(threshold, { target: { value: "1000" } });
+    expect(threshold.getAttribute("aria-invalid")).toBe("false");
+    await fireEvent.click(screen.getByTestId("playground-run"));
+    await waitFor(() => expect(backend.calls).toContain('simulate nagents {"router":{"threshold":1000}}'));
+    await waitFor(() => expect(screen.getAllByTestId("transcript-action")[0].dataset.kind).toBe("text"));
+
+    await fireEvent.click(screen.getByTestId("previews-tab-triggers"));
+    expect((screen.getByTestId("triggers-threshold") as HTMLInputElement).value).toBe("1000");
+    await fireEvent.input(screen.getByTestId("trigger-query"), { target: { value: "merges sheets" } });
+    await fireEvent.click(screen.getByTestId("triggers-run"));
+    await waitFor(() => expect(backend.calls).toContain("runTriggers 1 1000"));
+  });
 });
 
 describe("trigger tests", () => {

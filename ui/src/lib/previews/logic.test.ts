@@ -11,6 +11,7 @@ import {
   formatPercent,
   limitsFor,
   meter,
+  parseThreshold,
   queriesFrom,
   rowsFromEvals,
   splitAtCut,
@@ -38,6 +39,14 @@ describe("controls", () => {
     expect(clampLimit("", "token_limit")).toBeNull();
     expect(clampLimit("abc", "token_limit")).toBeNull();
     expect(clampLimit("12.6", "token_limit")).toBe(13);
+  });
+
+  it("takes a router threshold only when the router can compare with it", () => {
+    expect(parseThreshold("0")).toBe(0);
+    expect(parseThreshold(" 1.25 ")).toBe(1.25);
+    expect(parseThreshold(3)).toBe(3);
+    for (const bad of ["", "-0.5", "abc", "Infinity", "NaN"]) expect(parseThreshold(bad)).toBeNull();
+    expect(parseThreshold(Number.NaN)).toBeNull();
   });
 
   it("sends only the limit the dialect reads", () => {

@@ -29,6 +29,14 @@ export const RANGES = {
 
 export type RangeName = keyof typeof RANGES;
 
+/** A router threshold typed by the author: a finite number of at least 0; null for anything else (mid-edit or invalid). */
+export function parseThreshold(value: number | string): number | null {
+  const text = typeof value === "number" ? String(value) : value.trim();
+  if (text === "") return null;
+  const number = Number(text);
+  return Number.isFinite(number) && number >= 0 ? number : null;
+}
+
 /** A whole number within the control's range; null for input that is no number at all (the field is mid-edit). */
 export function clampLimit(value: number | string, range: RangeName): number | null {
   const number = typeof value === "number" ? value : Number(String(value).trim().replace(/[,_\s]/g, ""));

@@ -13,6 +13,7 @@ import type {
   Transcript,
   TriggerReport,
 } from "../backend";
+import { ROUTER_THRESHOLD } from "../backend";
 import { settle } from "../catalog";
 import {
   RANGES,
@@ -97,6 +98,8 @@ export class PreviewsStore {
   tab: PreviewTab = $state("catalog");
   /** Shared by the load view and the playground: nagents' skill_token_limit. */
   tokenLimit: number = $state(RANGES.token_limit.initial);
+  /** Shared by the playground's router model and the trigger tests: the score a skill needs to be picked. */
+  routerThreshold: number = $state(ROUTER_THRESHOLD);
   readonly main = new CatalogPane("nagents");
   readonly other = new CatalogPane("claude-code");
   comparing = $state(false);
@@ -211,7 +214,12 @@ export class PreviewsStore {
       state.error = { code: "invalid_input", message: "Choose the script file the mock model follows." };
       return;
     }
-    const model: PlaygroundModel = state.model === "script" ? { script: this.#resolve(state.scriptPath.trim()) } : state.model;
+    const model: PlaygroundModel =
+      state.model === "script"
+        ? { script: this.#resolve(state.scriptPath.trim()) }
+        : state.model === "router"
+          ? { router: { threshold: this.routerThreshold } }
+          : state.model;
     state.running = true;
     const answer = await settle(() =>
       this.#backend.simulate(
@@ -240,7 +248,7 @@ export class PreviewsStore {
       return;
     }
     state.running = true;
-    const answer = await settle(() => this.#backend.runTriggers(queries, this.#source.buffers()));
+    const answer = await settle(() => this.#backend.runTriggers(queries, this.#source.buffers(), this.routerThreshold));
     state.running = false;
     if (answer.status === "ok") {
       state.report = answer.data;
