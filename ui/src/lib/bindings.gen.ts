@@ -60,8 +60,9 @@ export const commands = {
 	/**  Runs the mock agent on `message` over the open workspace with unsaved `buffers` laid over it. */
 	simulate: (message: string, dialect: Dialect, model: PlaygroundModel, tokenLimit: number, systemPrompt: string | null, buffers: Buffer[]) => typedError<Transcript, AppError>(__TAURI_INVOKE("simulate", { message, dialect, model, tokenLimit, systemPrompt, buffers })),
 	/**
-	 *  Routes each query through the mock router (a skill is picked at `threshold`, or the default, or above): ranking per query, precision/recall per skill and the
-	 *  skills that compete, with unsaved `buffers` laid over the workspace.
+	 *  Routes each query through the mock router: ranking per query, precision/recall per skill and the
+	 *  skills that compete, with unsaved `buffers` laid over the workspace. A skill is picked when it
+	 *  scores `threshold` or more (the default when null).
 	 */
 	runTriggers: (queries: EvalQuery[], buffers: Buffer[], threshold: number | null) => typedError<TriggerReport, AppError>(__TAURI_INVOKE("run_triggers", { queries, buffers, threshold })),
 	/**
