@@ -2,10 +2,15 @@
 //! place of the files on disk, and every position is a UTF-16 offset (CodeMirror's unit), so the UI
 //! converts nothing.
 
+mod buffer;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+pub use buffer::{BufferAnswer, BufferError, EditorBuffer};
 
 use crate::lint::config::Config;
 use crate::lint::context::{FileProbe, RealFiles, SkillFile};
@@ -14,8 +19,9 @@ use crate::lint::workspace::{self as lint_workspace, CollectError, LintOptions};
 use crate::lint::{Applicability, Diagnostic, ProfileId, Severity};
 use crate::text::LineIndex;
 
-/// One replacement, in UTF-16 offsets of the text that was linted.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One replacement, in UTF-16 offsets: of the text that was linted (a fix), or of the buffer's text
+/// before the change (an edit the editor sends).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct EditorEdit {
     pub from: u32,
@@ -83,7 +89,11 @@ pub struct WorkspaceLint {
 pub struct LintSession {
     files: Vec<SkillFile>,
     config: Config,
+    /// Tells snapshots apart, so a buffer knows when facts computed against an older one are stale.
+    id: u64,
 }
+
+static NEXT_SESSION_ID: AtomicU64 = AtomicU64::new(1);
 
 impl LintSession {
     /// Reads every SKILL.md under `roots` and the workspace's `skillforge.toml`, if any.
@@ -103,7 +113,11 @@ impl LintSession {
             Err(CollectError::NoSkills { .. }) => Vec::new(),
             Err(error) => return Err(error),
         };
-        Ok(Self { files, config })
+        Ok(Self {
+            files,
+            config,
+            id: NEXT_SESSION_ID.fetch_add(1, Ordering::Relaxed),
+        })
     }
 
     /// Lints `text` as if it were saved at `path`, with the rest of the workspace as on disk.
@@ -117,15 +131,69 @@ impl LintSession {
             .cloned()
             .unwrap_or_else(|| standalone(path, text));
         let report = lint_workspace::lint_file(&file, &options, &RealFiles);
-        let lines = LineIndex::new(&file.source);
         BufferLint {
-            diagnostics: report
-                .diagnostics
-                .iter()
-                .map(|diagnostic| positioned(diagnostic, &lines, &file.source))
-                .collect(),
+            diagnostics: positioned_all(&report.diagnostics, &file.source),
             verdicts: report.verdicts,
         }
+    }
+
+    /// Lints an open buffer as if it were saved at its path; the same findings as [`Self::lint_buffer`]
+    /// on its text, without copying the text or the workspace when only the body changed.
+    pub fn lint_open_buffer(
+        &self,
+        buffer: &mut EditorBuffer,
+        profiles: &[ProfileId],
+    ) -> BufferLint {
+        self.place(buffer);
+        let options = self.options(profiles);
+        let file = buffer.file();
+        let report = lint_workspace::lint_file(file, &options, &RealFiles);
+        BufferLint {
+            diagnostics: positioned_all(&report.diagnostics, &file.source),
+            verdicts: report.verdicts,
+        }
+    }
+
+    /// Applies the editor's `changes` (made to `version`) to `buffer` and lints the result; asks for the
+    /// whole text when the buffer is not at that version.
+    pub fn edit_open_buffer(
+        &self,
+        buffer: &mut EditorBuffer,
+        version: u32,
+        changes: &[EditorEdit],
+        profiles: &[ProfileId],
+    ) -> BufferAnswer {
+        match buffer.apply(version, changes) {
+            Ok(version) => BufferAnswer::Linted {
+                version,
+                lint: self.lint_open_buffer(buffer, profiles),
+            },
+            Err(error) => BufferAnswer::Resend {
+                message: error.to_string(),
+            },
+        }
+    }
+
+    /// Brings the buffer's workspace facts (display path, duplicate names, nesting) up to date. They
+    /// depend only on the frontmatter and the other files, so an edit of the body keeps them.
+    fn place(&self, buffer: &mut EditorBuffer) {
+        let key = buffer::PlacementKey::of(self.id, &buffer.file().source);
+        if !buffer.needs_placing(&key) {
+            return;
+        }
+        let path = buffer.file().path.clone();
+        let placed = if self.files.iter().any(|file| file.path == path) {
+            let overlay = HashMap::from([(path.clone(), buffer.file().source.clone())]);
+            self.files_with(&overlay)
+                .into_iter()
+                .find(|file| file.path == path)
+                .map(|file| (file.display_path, file.placement))
+        } else {
+            None
+        };
+        let (display_path, placement) =
+            placed.unwrap_or_else(|| (path.display().to_string(), Default::default()));
+        buffer.placed(key, display_path, placement);
     }
 
     /// Lints every SKILL.md, with unsaved buffers in place of their files.
@@ -149,7 +217,6 @@ impl LintSession {
             .iter()
             .map(|file| {
                 let report = lint_workspace::lint_file(file, &options, probe);
-                let lines = LineIndex::new(&file.source);
                 let count = |severity| {
                     report
                         .diagnostics
@@ -162,11 +229,7 @@ impl LintSession {
                     errors: count(Severity::Error),
                     warnings: count(Severity::Warning),
                     infos: count(Severity::Info),
-                    diagnostics: report
-                        .diagnostics
-                        .iter()
-                        .map(|diagnostic| positioned(diagnostic, &lines, &file.source))
-                        .collect(),
+                    diagnostics: positioned_all(&report.diagnostics, &file.source),
                     verdicts: report.verdicts,
                 }
             })
@@ -224,7 +287,24 @@ fn standalone(path: &Path, text: &str) -> SkillFile {
     )
 }
 
-fn positioned(diagnostic: &Diagnostic, lines: &LineIndex, source: &str) -> EditorDiagnostic {
+fn positioned_all(diagnostics: &[Diagnostic], source: &str) -> Vec<EditorDiagnostic> {
+    // Spans are already positioned; only fix edits need a line index, and most findings have none.
+    let lines = diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.fix.is_some())
+        .then(|| LineIndex::new(source));
+    diagnostics
+        .iter()
+        .map(|diagnostic| positioned(diagnostic, lines.as_ref(), source))
+        .collect()
+}
+
+fn positioned(
+    diagnostic: &Diagnostic,
+    lines: Option<&LineIndex>,
+    source: &str,
+) -> EditorDiagnostic {
+    let offset = |at: usize| lines.map_or(0, |lines| lines.position(source, at).offset_utf16);
     let fix = diagnostic.fix.as_ref().map(|fix| EditorFix {
         title: fix.title.clone(),
         applicability: fix.applicability,
@@ -232,8 +312,8 @@ fn positioned(diagnostic: &Diagnostic, lines: &LineIndex, source: &str) -> Edito
             .edits
             .iter()
             .map(|edit| EditorEdit {
-                from: lines.position(source, edit.range.start()).offset_utf16,
-                to: lines.position(source, edit.range.end()).offset_utf16,
+                from: offset(edit.range.start()),
+                to: offset(edit.range.end()),
                 insert: edit.replacement.clone(),
             })
             .collect(),
@@ -349,6 +429,151 @@ mod tests {
             .diagnostics
             .iter()
             .any(|d| d.rule == "duplicate-skill-name")));
+    }
+
+    /// A small deterministic generator, so a failing sequence can be replayed.
+    struct Random(u64);
+
+    impl Random {
+        fn below(&mut self, bound: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % bound.max(1) as u64) as usize
+        }
+    }
+
+    /// A random edit of `text` in UTF-16 offsets on character boundaries, biased towards the places
+    /// where findings and workspace facts change: the frontmatter, its fences, names and links.
+    fn random_edit(random: &mut Random, text: &str) -> EditorEdit {
+        const PIECES: &[&str] = &[
+            "x",
+            "X",
+            "\n",
+            "\r\n",
+            "---\n",
+            "name: other\n",
+            "name: Bad_Name",
+            ": ",
+            "\u{1F600}",
+            "é",
+            "[link](missing.md)",
+            "<!-- skillforge: ignore[description-too-long] -->",
+            "description: ",
+            "",
+        ];
+        let boundaries: Vec<u32> = text
+            .char_indices()
+            .map(|(byte, _)| text[..byte].encode_utf16().count() as u32)
+            .chain(std::iter::once(text.encode_utf16().count() as u32))
+            .collect();
+        let near_top = boundaries.len().min(80);
+        let pick = |random: &mut Random| {
+            if random.below(3) == 0 {
+                boundaries[random.below(boundaries.len())]
+            } else {
+                boundaries[random.below(near_top)]
+            }
+        };
+        let (a, b) = (pick(random), pick(random));
+        let (from, mut to) = (a.min(b), a.max(b));
+        if random.below(2) == 0 {
+            to = from;
+        } else if to - from > 12 {
+            to = boundaries
+                .iter()
+                .copied()
+                .find(|at| *at >= from + random.below(12) as u32)
+                .unwrap_or(to);
+        }
+        let insert = PIECES[random.below(PIECES.len())].to_string();
+        EditorEdit { from, to, insert }
+    }
+
+    #[test]
+    fn an_open_buffer_lints_like_the_whole_text_after_random_edits() {
+        let other = GOOD.replace("good", "other");
+        let (_directory, root) =
+            workspace(&[("good", GOOD), ("other", &other), ("good/inner", GOOD)]);
+        let session = LintSession::open(std::slice::from_ref(&root)).expect("open");
+        let starts = [
+            (
+                root.join("good/SKILL.md"),
+                format!("{GOOD}\nSee [notes](references/notes.md).\n"),
+            ),
+            (root.join("good/inner/SKILL.md"), GOOD.replace("\n", "\r\n")),
+            (
+                root.join("new/SKILL.md"),
+                format!("\u{FEFF}{GOOD}{}", "Body line.\n".repeat(50)),
+            ),
+        ];
+        for (seed, (path, start)) in starts.iter().enumerate() {
+            let mut random = Random(0x9E37_79B9_7F4A_7C15 ^ seed as u64);
+            let mut buffer = EditorBuffer::new(path.clone(), start.clone());
+            let mut expected = start.clone();
+            for step in 0..300 {
+                let profiles: &[ProfileId] = if step % 50 == 0 {
+                    &ProfileId::ALL
+                } else {
+                    &[ProfileId::Spec, ProfileId::Nagents]
+                };
+                let change = random_edit(&mut random, &expected);
+                let mut units: Vec<u16> = expected.encode_utf16().collect();
+                units.splice(
+                    change.from as usize..change.to as usize,
+                    change.insert.encode_utf16(),
+                );
+                expected = String::from_utf16(&units).expect("valid UTF-16");
+                let answer = session.edit_open_buffer(
+                    &mut buffer,
+                    step,
+                    std::slice::from_ref(&change),
+                    profiles,
+                );
+                assert_eq!(
+                    buffer.text(),
+                    expected,
+                    "seed {seed}, step {step}: {change:?}"
+                );
+                assert_eq!(
+                    answer,
+                    BufferAnswer::Linted {
+                        version: step + 1,
+                        lint: session.lint_buffer(path, &expected, profiles),
+                    },
+                    "seed {seed}, step {step}: {change:?} on {expected:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_open_buffer_follows_a_new_snapshot_of_the_workspace() {
+        let (_directory, root) = workspace(&[("good", GOOD)]);
+        let path = root.join("good/SKILL.md");
+        let before = LintSession::open(std::slice::from_ref(&root)).expect("open");
+        let mut buffer = EditorBuffer::new(path.clone(), GOOD.to_string());
+        let clean = before.lint_open_buffer(&mut buffer, &[ProfileId::Nagents]);
+        assert!(!clean
+            .diagnostics
+            .iter()
+            .any(|d| d.rule == "duplicate-skill-name"));
+        // Another skill with the same name appears on disk; the buffer's frontmatter is unchanged.
+        std::fs::create_dir_all(root.join("twin")).expect("mkdir");
+        std::fs::write(root.join("twin/SKILL.md"), GOOD).expect("write");
+        let after = LintSession::open(std::slice::from_ref(&root)).expect("open");
+        let report = after.lint_open_buffer(&mut buffer, &[ProfileId::Nagents]);
+        assert_eq!(
+            report,
+            after.lint_buffer(&path, GOOD, &[ProfileId::Nagents])
+        );
+        assert!(
+            report
+                .diagnostics
+                .iter()
+                .any(|d| d.rule == "duplicate-skill-name"),
+            "{report:?}"
+        );
     }
 
     #[test]
