@@ -188,6 +188,12 @@ fn load_skill_text(
     })
 }
 
+/// Whether discovery looks into a folder of this name below a root (hidden and dependency
+/// folders are passed over).
+pub fn is_scanned_dir_name(name: &str) -> bool {
+    !name.starts_with('.') && !IGNORED_DIRS.contains(&name)
+}
+
 fn skill_dirs(root: &Path) -> Vec<PathBuf> {
     if root.join(SKILL_FILE).is_file() {
         return vec![root.to_path_buf()];
@@ -208,10 +214,7 @@ fn skill_dirs(root: &Path) -> Vec<PathBuf> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            path.is_dir()
-                && !name.starts_with('.')
-                && !IGNORED_DIRS.contains(&name.as_str())
-                && path.join(SKILL_FILE).is_file()
+            path.is_dir() && is_scanned_dir_name(&name) && path.join(SKILL_FILE).is_file()
         })
         .collect()
 }

@@ -292,7 +292,7 @@ impl CatalogSession {
         if texts.is_empty() {
             return Registry::from_scan(&self.tenxgraph, texts);
         }
-        let scanned: Vec<ScannedDir> = self
+        let mut scanned: Vec<ScannedDir> = self
             .tenxgraph
             .iter()
             .map(|entry| match texts.get(&entry.dir) {
@@ -300,7 +300,54 @@ impl CatalogSession {
                 _ => entry.clone(),
             })
             .collect();
+        for (dir, text) in &texts {
+            if !scanned.iter().any(|entry| &entry.dir == dir) {
+                self.scan_unsaved(&mut scanned, dir, text);
+            }
+        }
         Registry::from_scan(&scanned, texts)
+    }
+
+    /// Puts a skill folder that is not on disk yet (or lost its SKILL.md) where 10xGraph's
+    /// discovery would meet it once saved: a root's own SKILL.md makes the root the only skill
+    /// there; a folder right below a root joins that root's folders in name order. Anything
+    /// deeper, hidden or ignored is not discovered by 10xGraph, so it is left out here too.
+    fn scan_unsaved(&self, scanned: &mut Vec<ScannedDir>, dir: &Path, text: &str) {
+        let owner = |entry: &ScannedDir| {
+            let path = absolute_root(&entry.dir);
+            self.roots
+                .iter()
+                .position(|root| path == *root || path.parent() == Some(root.as_path()))
+        };
+        let Some(root) = self.roots.iter().position(|root| {
+            dir == root
+                || (dir.parent() == Some(root.as_path())
+                    && dir.file_name().is_some_and(|name| {
+                        tenxgraph::is_scanned_dir_name(&name.to_string_lossy())
+                    }))
+        }) else {
+            return;
+        };
+        let root_path = &self.roots[root];
+        // A missing root, or a root that is itself a skill: its folders are never looked into.
+        if scanned
+            .iter()
+            .any(|entry| absolute_root(&entry.dir) == *root_path && dir != root_path)
+        {
+            return;
+        }
+        if dir == root_path {
+            scanned.retain(|entry| owner(entry) != Some(root));
+        }
+        let at = scanned
+            .iter()
+            .position(|entry| match owner(entry) {
+                Some(index) if index == root => entry.dir.file_name() > dir.file_name(),
+                Some(index) => index > root,
+                None => false,
+            })
+            .unwrap_or(scanned.len());
+        scanned.insert(at, ScannedDir::from_text(dir, text));
     }
 
     fn documents(&self, buffers: &[Buffer]) -> Vec<Document> {
@@ -455,6 +502,60 @@ mod tests {
         }];
         let preview = session.preview(CatalogDialect::Nagents, &CatalogLimits::default(), &new);
         assert!(preview.text.contains("brand new"));
+    }
+
+    /// 10xGraph's catalog with unsaved new skill files equals the one it shows once they are saved.
+    #[test]
+    fn unsaved_new_folders_appear_where_10xgraph_discovers_them_after_saving() {
+        let Ok(temp) = tempfile::tempdir() else {
+            return;
+        };
+        let skill = |name: &str, description: &str| {
+            format!("---\nname: {name}\ndescription: {description}\n---\nbody of {name}\n")
+        };
+        let first = temp.path().join("first");
+        let second = temp.path().join("second");
+        let third = temp.path().join("third");
+        write(&first.join("a/SKILL.md"), &skill("a", "saved a"));
+        write(&first.join("d/SKILL.md"), &skill("d", "saved d"));
+        write(&second.join("b/SKILL.md"), &skill("b", "second root's b"));
+        write(&third.join("e/SKILL.md"), &skill("e", "third root's e"));
+        let roots = vec![first.clone(), second.clone(), third.clone()];
+        let unsaved = [
+            // Sorted between a and d, and shadowing the second root's b.
+            (first.join("b/SKILL.md"), skill("b", "unsaved b")),
+            // 10xGraph never looks here: hidden, ignored, or deeper than one level.
+            (first.join(".hidden/SKILL.md"), skill("h", "hidden")),
+            (first.join("node_modules/SKILL.md"), skill("n", "ignored")),
+            (first.join("deep/x/SKILL.md"), skill("x", "too deep")),
+            // A root's own SKILL.md makes that root the only skill there.
+            (third.join("SKILL.md"), skill("third", "the root itself")),
+        ];
+        let buffers: Vec<Buffer> = unsaved
+            .iter()
+            .map(|(path, text)| Buffer {
+                path: path.display().to_string(),
+                text: text.clone(),
+            })
+            .collect();
+        let before = CatalogSession::open(&roots);
+        let limits = CatalogLimits::default();
+        let previewed = before.preview(CatalogDialect::Tenxgraph, &limits, &buffers);
+        assert!(previewed.text.contains("unsaved b"), "{}", previewed.text);
+
+        for (path, text) in &unsaved {
+            write(path, text);
+        }
+        let after = CatalogSession::open(&roots);
+        let saved = after.preview(CatalogDialect::Tenxgraph, &limits, &[]);
+        assert_eq!(previewed.text, saved.text);
+        assert_eq!(previewed.problems, saved.problems);
+        let names = |preview: &CatalogPreview| {
+            let names: Vec<String> = preview.entries.iter().map(|e| e.name.clone()).collect();
+            names
+        };
+        assert_eq!(names(&previewed), names(&saved));
+        assert_eq!(names(&saved), ["a", "b", "d", "third"]);
     }
 
     #[test]
