@@ -10,7 +10,7 @@ use super::{
 };
 use crate::budget::validate_skill_token_limit;
 use crate::catalog::session::{Buffer, CatalogSession};
-use crate::discovery::{CatalogHolder, DirectorySource, OverlaySource, SkillSource};
+use crate::discovery::{BuiltinSource, CatalogHolder, DirectorySource, OverlaySource, SkillSource};
 
 /// Runs a simulation on `session`'s workspace with `buffers` in place of their files.
 ///
@@ -23,6 +23,11 @@ pub async fn simulate_overlaid(
 ) -> Result<Transcript, AgentError> {
     validate_skill_token_limit(i64::from(options.token_limit))?;
     match options.dialect {
+        // Builtin skills are read-only: no unsaved text to lay over them.
+        Dialect::Nagents if session.is_builtin() => {
+            let source: Arc<dyn SkillSource> = Arc::new(BuiltinSource::default());
+            simulate_nagents(options, &CatalogHolder::new(source)).await
+        }
         Dialect::Nagents => {
             let overlay = OverlaySource::new(Arc::new(DirectorySource::new(
                 &options.roots,
@@ -67,6 +72,37 @@ mod tests {
 
     fn fixtures() -> PathBuf {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/activation/skills")
+    }
+
+    #[test]
+    fn the_builtin_session_activates_builtin_skills() {
+        let session = CatalogSession::builtin();
+        let Some(name) = session
+            .nagents_view(&[])
+            .skills
+            .first()
+            .map(|s| s.name.clone())
+        else {
+            panic!("no builtin skills")
+        };
+        let Ok(runtime) = tokio::runtime::Builder::new_current_thread().build() else {
+            return;
+        };
+        let options = SimulateOptions::new(Vec::new(), format!("use ${name}"));
+        let transcript = runtime.block_on(simulate_overlaid(&options, &session, &[]));
+        let Ok(transcript) = transcript else {
+            panic!("simulation failed: {transcript:?}")
+        };
+        assert_eq!(
+            transcript.budget.map(|budget| budget.loaded),
+            Some(vec![name])
+        );
+        let location = crate::builtin::LOCATION_PREFIX;
+        let activation = transcript.rounds[0]
+            .messages
+            .iter()
+            .any(|message| message.content.contains(location));
+        assert!(activation, "{:?}", transcript.rounds[0].messages);
     }
 
     #[test]

@@ -18,8 +18,9 @@ use super::listing::{
 };
 use super::{partition, MAX_SKILL_MANIFEST_TOKENS};
 use crate::activation::tenxgraph::{self, Registry, ScannedDir};
+use crate::builtin;
 use crate::discovery::directory::absolute_root;
-use crate::discovery::{DirectoryOptions, DirectorySource, Survey};
+use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey};
 use crate::frontmatter::lite::parse_skill_metadata;
 use crate::frontmatter::yaml::{self, Node, Value};
 use crate::lint::config::Config;
@@ -189,6 +190,9 @@ pub struct NagentsView {
     pub error: Option<String>,
 }
 
+/// Why the builtin view has no 10xGraph catalog.
+pub const BUILTIN_FOR_TENXGRAPH: &str = "10xGraph reads skills from folders only: duplicate or export the builtin skills into a folder to see its catalog";
+
 /// A workspace's skills as every client reads them, read once.
 #[derive(Debug, Clone, Default)]
 pub struct CatalogSession {
@@ -196,6 +200,8 @@ pub struct CatalogSession {
     nagents: Survey,
     tenxgraph: Vec<ScannedDir>,
     documents: Vec<Document>,
+    /// The skills embedded in Skillforge, not a folder on disk.
+    builtin: bool,
 }
 
 impl CatalogSession {
@@ -227,11 +233,45 @@ impl CatalogSession {
             nagents,
             tenxgraph,
             documents,
+            builtin: false,
+        }
+    }
+
+    /// The builtin skills as clients read them: nagents through its builtin source (locations
+    /// `package:skillforge/skills/<dir>/SKILL.md`, one unreadable skill failing the whole
+    /// discovery, as nagents' package source does), the listings of the other clients from the
+    /// same texts. 10xGraph reads skills only from folders, so its preview says so instead.
+    pub fn builtin() -> Self {
+        let nagents = BuiltinSource::default()
+            .survey_now()
+            .unwrap_or_else(|error| Survey {
+                found: Vec::new(),
+                diagnostics: vec![format!("the builtin skills cannot be read: {error}")],
+            });
+        let documents = nagents
+            .found
+            .iter()
+            .filter_map(|skill| {
+                let text = builtin::file_text(&skill.location)?;
+                Some(Document::read(Path::new(&skill.location), text))
+            })
+            .collect();
+        Self {
+            roots: Vec::new(),
+            nagents,
+            tenxgraph: Vec::new(),
+            documents,
+            builtin: true,
         }
     }
 
     pub fn roots(&self) -> &[PathBuf] {
         &self.roots
+    }
+
+    /// Whether this is the builtin skills' session ([`CatalogSession::builtin`]).
+    pub fn is_builtin(&self) -> bool {
+        self.builtin
     }
 
     /// Whether `path` may hold a skill of this workspace (new, unsaved skills included).
@@ -388,6 +428,10 @@ impl CatalogSession {
                     .unwrap_or(MAX_SKILL_MANIFEST_TOKENS as u32);
                 listing::nagents_manifest(&view.skills, cap, problems)
             }
+            CatalogDialect::Tenxgraph if self.builtin => listing::tenxgraph_catalog(
+                &Registry::default(),
+                vec![BUILTIN_FOR_TENXGRAPH.to_string()],
+            ),
             CatalogDialect::Tenxgraph => {
                 let registry = self.registry(buffers);
                 let problems = registry
@@ -452,6 +496,7 @@ fn parse_nagents(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::discovery::SkillSource;
 
     fn write(path: &Path, text: &str) {
         if let Some(parent) = path.parent() {
@@ -502,6 +547,41 @@ mod tests {
         }];
         let preview = session.preview(CatalogDialect::Nagents, &CatalogLimits::default(), &new);
         assert!(preview.text.contains("brand new"));
+    }
+
+    #[test]
+    fn the_builtin_session_shows_what_nagents_builtin_source_publishes() {
+        let session = CatalogSession::builtin();
+        assert!(session.is_builtin());
+        let limits = CatalogLimits::default();
+        let runtime = tokio::runtime::Builder::new_current_thread().build();
+        let Ok(runtime) = runtime else { return };
+        let published = runtime.block_on(BuiltinSource::default().discover());
+        let Ok(published) = published else {
+            panic!("the builtin skills must load")
+        };
+        assert!(!published.is_empty());
+        let manifest = session.preview(CatalogDialect::Nagents, &limits, &[]);
+        assert_eq!(
+            manifest.text,
+            crate::catalog::render_skill_manifest(&published)
+        );
+        assert!(manifest.problems.is_empty(), "{:?}", manifest.problems);
+
+        // The other listings read the same texts under the same locations.
+        for dialect in [
+            CatalogDialect::SkillsRef,
+            CatalogDialect::ClaudeCode,
+            CatalogDialect::Codex,
+        ] {
+            let preview = session.preview(dialect, &limits, &[]);
+            let names: Vec<&str> = preview.entries.iter().map(|e| e.name.as_str()).collect();
+            let expected: Vec<&str> = published.iter().map(|s| s.name.as_str()).collect();
+            assert_eq!(names, expected, "{dialect:?}");
+        }
+        let tenxgraph = session.preview(CatalogDialect::Tenxgraph, &limits, &[]);
+        assert!(tenxgraph.entries.is_empty());
+        assert_eq!(tenxgraph.problems, [BUILTIN_FOR_TENXGRAPH]);
     }
 
     /// 10xGraph's catalog with unsaved new skill files equals the one it shows once they are saved.
