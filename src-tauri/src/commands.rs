@@ -16,53 +16,121 @@ use skillforge_core::agent::{AgentError, Dialect, MockModel, SimulateOptions, Tr
 use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits, CatalogPreview};
 use skillforge_core::catalog::load::{self as catalog_load, LoadPreview};
 use skillforge_core::catalog::session::{Buffer, CatalogSession};
-use skillforge_core::editor::{BufferLint, LintSession, WorkspaceLint};
-use skillforge_core::files::{Fingerprint, Roots, SaveGuard, TextFile};
-use skillforge_core::lint::{registry, ProfileId};
+use skillforge_core::editor::{
+    BufferAnswer, BufferLint, EditorEdit, FileLint, LintSession, WorkspaceLint,
+};
+use skillforge_core::files::{Fingerprint, SaveGuard, TextFile};
+use skillforge_core::lint::{registry, ProfileId, Severity};
 use skillforge_core::preview::{self, Preview};
 use skillforge_core::scaffold::{self, ScaffoldError, ScaffoldOptions};
 use skillforge_core::workspace::{self, CatalogReport};
 use tauri::{AppHandle, State};
 
+use crate::buffers::Buffers;
 use crate::error::AppError;
 use crate::events::{EventSink, WindowSink, WorkspaceEvent};
-use crate::state::{AppState, Session};
+use crate::recent::{RecentList, RecentStore};
+use crate::state::{self, AppState, Session};
 use crate::watcher::WorkspaceWatcher;
 
 /// A workspace as the UI shows it.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct WorkspaceView {
-    /// The opened folder, absolute; `None` for the builtin skills.
+    /// The first opened folder, absolute; `None` for the builtin skills.
     pub root: Option<String>,
-    /// A short name for the title bar and the tree.
+    /// Every opened folder in the order it was opened; empty for the builtin skills.
+    pub roots: Vec<RootView>,
+    /// A short name for the title bar.
     pub label: String,
     /// Whether the skills can be edited in place (the builtin skills cannot).
     pub read_only: bool,
     pub report: CatalogReport,
 }
 
-/// The workspace the app was started with: `--workspace`, `SKILLFORGE_WORKSPACE`, or the builtin skills.
+/// One opened folder: a top-level group of the tree.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct RootView {
+    /// The folder, absolute.
+    pub path: String,
+    /// Its name.
+    pub label: String,
+}
+
+/// The workspace the app was started with: every `--workspace` (or `SKILLFORGE_WORKSPACE`), or the
+/// builtin skills.
 #[tauri::command]
 #[specta::specta]
 pub async fn initial_workspace(
     app: AppHandle,
     state: State<'_, AppState>,
+    recent: State<'_, Arc<RecentStore>>,
 ) -> Result<WorkspaceView, AppError> {
-    match state.launch_workspace.clone() {
-        Some(path) => open(app, &state, path).await,
-        None => Ok(builtin_view(&state)),
+    if state.launch_workspaces.is_empty() {
+        return Ok(builtin_view(&state));
     }
+    let paths = state.launch_workspaces.clone();
+    open_roots(app, &state, &recent, Vec::new(), paths).await
 }
 
-/// Opens a folder of skills.
+/// Opens a folder of skills in place of the open workspace.
 #[tauri::command]
 #[specta::specta]
 pub async fn open_workspace(
     app: AppHandle,
     state: State<'_, AppState>,
+    recent: State<'_, Arc<RecentStore>>,
     path: String,
 ) -> Result<WorkspaceView, AppError> {
-    open(app, &state, PathBuf::from(path)).await
+    open_roots(app, &state, &recent, Vec::new(), vec![PathBuf::from(path)]).await
+}
+
+/// Adds a folder of skills to the open workspace (in place of the builtin skills, if they are shown).
+#[tauri::command]
+#[specta::specta]
+pub async fn add_workspace_root(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    recent: State<'_, Arc<RecentStore>>,
+    path: String,
+) -> Result<WorkspaceView, AppError> {
+    let open = state.roots().as_slice().to_vec();
+    open_roots(app, &state, &recent, open, vec![PathBuf::from(path)]).await
+}
+
+/// Closes one folder of the workspace; closing the last one shows the builtin skills.
+#[tauri::command]
+#[specta::specta]
+pub async fn remove_workspace_root(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    path: String,
+) -> Result<WorkspaceView, AppError> {
+    let roots = state::roots_without(state.roots().as_slice(), &PathBuf::from(path))?;
+    if roots.is_empty() {
+        return Ok(builtin_view(&state));
+    }
+    show_roots(app, &state, roots).await
+}
+
+/// The folders opened lately, most recent first.
+#[tauri::command]
+#[specta::specta]
+pub async fn recent_workspaces(
+    recent: State<'_, Arc<RecentStore>>,
+) -> Result<RecentList, AppError> {
+    let recent = Arc::clone(&recent);
+    blocking(move || Ok(recent.list())).await
+}
+
+/// Removes a folder from the recent list (the folder itself is not touched).
+#[tauri::command]
+#[specta::specta]
+pub async fn forget_recent_workspace(
+    recent: State<'_, Arc<RecentStore>>,
+    path: String,
+) -> Result<RecentList, AppError> {
+    let recent = Arc::clone(&recent);
+    blocking(move || Ok(recent.forget(&PathBuf::from(path)))).await
 }
 
 /// Shows the builtin skills that ship inside Skillforge.
@@ -220,71 +288,106 @@ pub(crate) async fn blocking<T: Send + 'static>(
         })?
 }
 
-async fn open(app: AppHandle, state: &AppState, path: PathBuf) -> Result<WorkspaceView, AppError> {
-    let (root, report, lint) = blocking(move || {
-        let root = workspace::check_root(&path)?;
-        let (report, lint) = scan_root(&root)?;
-        Ok((root, report, lint))
+/// Opens `paths` after the `open` roots, remembers them as recent and shows the result.
+async fn open_roots(
+    app: AppHandle,
+    state: &AppState,
+    recent: &Arc<RecentStore>,
+    open: Vec<PathBuf>,
+    paths: Vec<PathBuf>,
+) -> Result<WorkspaceView, AppError> {
+    let (added, roots) = blocking(move || {
+        let mut roots = open;
+        let mut added = Vec::with_capacity(paths.len());
+        for path in &paths {
+            let root = workspace::check_root(path)?;
+            roots = state::roots_with(&roots, root.clone())?;
+            added.push(root);
+        }
+        Ok((added, roots))
+    })
+    .await?;
+    let view = show_roots(app, state, roots).await?;
+    let recent = Arc::clone(recent);
+    // The list is a convenience: a failure to write it is reported when the list is next shown.
+    blocking(move || Ok(recent.remember(&added))).await?;
+    Ok(view)
+}
+
+/// Scans `roots` together (so names are checked across all of them), makes them the open roots and
+/// keeps a watcher on each.
+async fn show_roots(
+    app: AppHandle,
+    state: &AppState,
+    roots: Vec<PathBuf>,
+) -> Result<WorkspaceView, AppError> {
+    let (report, lint) = blocking({
+        let roots = roots.clone();
+        move || scan_roots(&roots)
     })
     .await?;
     let sink = WindowSink(app);
-    let roots = vec![root.clone()];
-    let watcher = match WorkspaceWatcher::start(&roots, WindowSink(sink.0.clone())) {
-        Ok(watcher) => Some(watcher),
-        Err(error) => {
-            // The workspace still works without live updates; say so instead of failing the open.
-            sink.workspace(WorkspaceEvent::WatchFailed {
-                message: format!("{}: {error}", root.display()),
-            });
-            None
+    state.set_roots(roots.clone(), lint, |root| {
+        match WorkspaceWatcher::start(root, WindowSink(sink.0.clone())) {
+            Ok(watcher) => Some(watcher),
+            Err(error) => {
+                // The workspace still works without live updates; say so instead of failing the open.
+                sink.workspace(WorkspaceEvent::WatchFailed {
+                    message: format!("{}: {error}", root.display()),
+                });
+                None
+            }
         }
-    };
-    state.replace_session(Session {
-        roots: Roots::new(roots),
-        watcher,
-        lint: Arc::new(lint),
-        catalog: None,
     });
-    Ok(workspace_view(&root, report))
+    Ok(workspace_view(&roots, report))
 }
 
-/// Discovery and the lint snapshot of one root, read together so they agree.
-fn scan_root(root: &std::path::Path) -> Result<(CatalogReport, LintSession), AppError> {
-    let report = workspace::scan(&[root.to_path_buf()])?;
-    let lint = LintSession::open(&[root.to_path_buf()]).map_err(|error| AppError {
+/// Discovery and the lint snapshot of all roots, read together so they agree.
+fn scan_roots(roots: &[PathBuf]) -> Result<(CatalogReport, LintSession), AppError> {
+    let report = workspace::scan(roots)?;
+    let lint = LintSession::open(roots).map_err(|error| AppError {
         code: crate::error::ErrorCode::Unreadable,
         message: error.to_string(),
     })?;
     Ok((report, lint))
 }
 
-fn workspace_view(root: &std::path::Path, report: CatalogReport) -> WorkspaceView {
-    let label = root.file_name().map_or_else(
-        || root.display().to_string(),
-        |name| name.to_string_lossy().into_owned(),
-    );
+fn workspace_view(roots: &[PathBuf], report: CatalogReport) -> WorkspaceView {
+    let roots: Vec<RootView> = roots
+        .iter()
+        .map(|root| RootView {
+            path: root.display().to_string(),
+            label: state::root_label(root),
+        })
+        .collect();
     WorkspaceView {
-        root: Some(root.display().to_string()),
-        label,
+        root: roots.first().map(|root| root.path.clone()),
+        label: roots
+            .iter()
+            .map(|root| root.label.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        roots,
         read_only: false,
         report,
     }
 }
 
-/// Reads the open workspace again after its files changed; the watcher keeps running.
+/// Reads the open workspace again after its files changed; the watchers keep running.
 #[tauri::command]
 #[specta::specta]
 pub async fn refresh_workspace(state: State<'_, AppState>) -> Result<WorkspaceView, AppError> {
-    let Some(root) = state.roots().as_slice().first().cloned() else {
+    let roots = state.roots().as_slice().to_vec();
+    if roots.is_empty() {
         return Ok(builtin_view(&state));
-    };
+    }
     let (report, lint) = blocking({
-        let root = root.clone();
-        move || scan_root(&root)
+        let roots = roots.clone();
+        move || scan_roots(&roots)
     })
     .await?;
-    state.replace_lint_session(lint);
-    Ok(workspace_view(&root, report))
+    state.replace_lint_session(&roots, lint);
+    Ok(workspace_view(&roots, report))
 }
 
 /// Lints the editor's unsaved text as if it were saved at `path`, under the selected profiles.
@@ -300,15 +403,148 @@ pub async fn lint_buffer(
     blocking(move || Ok(session.lint_buffer(&PathBuf::from(path), &text, &profiles))).await
 }
 
-/// Lints every SKILL.md of the open workspace, for the tree's badges and the problems list.
+/// The backend's answer about an open buffer.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct BufferReply {
+    /// The buffer's id, for the next edit.
+    pub id: u32,
+    pub answer: BufferAnswer,
+    /// Time spent in the backend (applying the change and linting), so the benchmark can tell it from IPC.
+    pub backend_ms: f64,
+}
+
+/// Holds the editor's text for `path` (replacing an earlier buffer of that path) and lints it; later
+/// keystrokes send only their changes through `edit_buffer`.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_buffer(
+    state: State<'_, AppState>,
+    buffers: State<'_, Buffers>,
+    path: String,
+    text: String,
+    profiles: Vec<ProfileId>,
+) -> Result<BufferReply, AppError> {
+    let started = std::time::Instant::now();
+    let session = state.lint_session();
+    let (id, buffer) = buffers.open(PathBuf::from(path), text);
+    blocking(move || {
+        let mut buffer = buffer.lock().map_err(|_| {
+            AppError::internal("the buffer is unusable after a failure; reopen the file")
+        })?;
+        let lint = session.lint_open_buffer(&mut buffer, &profiles);
+        let version = buffer.version();
+        Ok(buffer_reply(
+            id,
+            BufferAnswer::Linted { version, lint },
+            started,
+        ))
+    })
+    .await
+}
+
+/// Applies the editor's `changes` (UTF-16 offsets into the text at `version`) to buffer `id` and lints the
+/// result. Answers `resend` when the buffer is not at `version` or not open: the editor then sends its
+/// whole text again with `open_buffer`.
+#[tauri::command]
+#[specta::specta]
+pub async fn edit_buffer(
+    state: State<'_, AppState>,
+    buffers: State<'_, Buffers>,
+    id: u32,
+    version: u32,
+    changes: Vec<EditorEdit>,
+    profiles: Vec<ProfileId>,
+) -> Result<BufferReply, AppError> {
+    let started = std::time::Instant::now();
+    let Some(buffer) = buffers.get(id) else {
+        let message = format!("no open buffer {id}");
+        return Ok(buffer_reply(id, BufferAnswer::Resend { message }, started));
+    };
+    let session = state.lint_session();
+    blocking(move || {
+        let mut buffer = buffer.lock().map_err(|_| {
+            AppError::internal("the buffer is unusable after a failure; reopen the file")
+        })?;
+        let answer = session.edit_open_buffer(&mut buffer, version, &changes, &profiles);
+        Ok(buffer_reply(id, answer, started))
+    })
+    .await
+}
+
+/// Forgets buffer `id` (the file was closed).
+#[tauri::command]
+#[specta::specta]
+pub async fn close_buffer(buffers: State<'_, Buffers>, id: u32) -> Result<(), AppError> {
+    buffers.close(id);
+    Ok(())
+}
+
+fn buffer_reply(id: u32, answer: BufferAnswer, started: std::time::Instant) -> BufferReply {
+    BufferReply {
+        id,
+        answer,
+        backend_ms: started.elapsed().as_secs_f64() * 1000.0,
+    }
+}
+
+/// Lints every SKILL.md of the open workspace (or the builtin skills when they are shown), for the
+/// tree's badges and the problems list.
 #[tauri::command]
 #[specta::specta]
 pub async fn lint_workspace(
     state: State<'_, AppState>,
     profiles: Vec<ProfileId>,
 ) -> Result<WorkspaceLint, AppError> {
+    if state.roots().as_slice().is_empty() {
+        return blocking(move || Ok(lint_builtin(&profiles))).await;
+    }
     let session = state.lint_session();
     blocking(move || Ok(session.lint_workspace(&HashMap::new(), &profiles))).await
+}
+
+/// The builtin skills linted one by one, as the editor lints them when one is opened.
+fn lint_builtin(profiles: &[ProfileId]) -> WorkspaceLint {
+    let session = LintSession::default();
+    let files = workspace::scan_builtin()
+        .skills
+        .into_iter()
+        .filter_map(|skill| {
+            let text = builtin::file_text(&skill.location)?;
+            let mut lint =
+                session.lint_buffer(std::path::Path::new(&skill.location), text, profiles);
+            // The linter looks for linked files on disk; a builtin skill's files are embedded instead.
+            let folder = BuiltinFolder(skill.location.trim_end_matches("SKILL.md").to_string());
+            lint.diagnostics.retain(|diagnostic| {
+                diagnostic.rule != "link-target-missing"
+                    || !missing_link_target(&diagnostic.message).is_some_and(|target| {
+                        preview::BundledFiles::exists(&folder, std::path::Path::new(target))
+                    })
+            });
+            let count = |severity| {
+                lint.diagnostics
+                    .iter()
+                    .filter(|diagnostic| diagnostic.severity == severity)
+                    .count() as u32
+            };
+            Some(FileLint {
+                path: skill.location,
+                errors: count(Severity::Error),
+                warnings: count(Severity::Warning),
+                infos: count(Severity::Info),
+                diagnostics: lint.diagnostics,
+                verdicts: lint.verdicts,
+            })
+        })
+        .collect();
+    WorkspaceLint { files }
+}
+
+/// The link target named by a `link-target-missing` message.
+fn missing_link_target(message: &str) -> Option<&str> {
+    message
+        .strip_prefix('`')?
+        .split_once("` does not exist")
+        .map(|(target, _)| target)
 }
 
 /// A rule's documentation (by name or code) as sanitised HTML.
@@ -369,6 +605,7 @@ fn builtin_view(state: &AppState) -> WorkspaceView {
     state.replace_session(Session::default());
     WorkspaceView {
         root: None,
+        roots: Vec::new(),
         label: "Builtin skills".into(),
         read_only: true,
         report: workspace::scan_builtin(),
@@ -527,4 +764,79 @@ async fn catalog_session(state: &AppState) -> Result<Arc<CatalogSession>, AppErr
     .await?;
     state.keep_catalog(&roots, catalog.clone());
     Ok(catalog)
+}
+
+#[cfg(test)]
+mod workspace_tests {
+    use super::*;
+
+    fn write_skill(root: &std::path::Path, folder: &str, name: &str) {
+        std::fs::create_dir_all(root.join(folder)).expect("mkdir");
+        std::fs::write(
+            root.join(folder).join("SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: Checks {name}. Use when checking.\n---\n# {name}\n"
+            ),
+        )
+        .expect("write");
+    }
+
+    #[test]
+    fn several_roots_are_scanned_and_linted_together() {
+        let first = tempfile::tempdir().expect("temporary directory");
+        let second = tempfile::tempdir().expect("temporary directory");
+        write_skill(first.path(), "alpha", "alpha");
+        write_skill(first.path(), "same", "same");
+        write_skill(second.path(), "beta", "beta");
+        write_skill(second.path(), "same", "same");
+        let roots = vec![first.path().to_path_buf(), second.path().to_path_buf()];
+        let (report, lint) = scan_roots(&roots).expect("scan");
+        let names: Vec<&str> = report
+            .skills
+            .iter()
+            .map(|skill| skill.name.as_str())
+            .collect();
+        assert_eq!(names, ["alpha", "beta", "same", "same"]);
+        // nagents reads the roots in order: the second root's `same` is the duplicate that fails it.
+        assert_eq!(report.duplicates.len(), 1);
+        assert!(report.duplicates[0]
+            .location
+            .starts_with(&second.path().display().to_string()));
+        assert!(report.error.is_some());
+        let linted = lint.lint_workspace(&HashMap::new(), &[ProfileId::Nagents]);
+        assert_eq!(linted.files.len(), 4);
+        let flagged: Vec<&str> = linted
+            .files
+            .iter()
+            .filter(|file| {
+                file.diagnostics
+                    .iter()
+                    .any(|diagnostic| diagnostic.rule == "duplicate-skill-name")
+            })
+            .map(|file| file.path.as_str())
+            .collect();
+        assert!(!flagged.is_empty(), "{linted:?}");
+        assert!(flagged.iter().all(|path| path.ends_with("same/SKILL.md")));
+        let view = workspace_view(&roots, report);
+        assert_eq!(view.roots.len(), 2);
+        assert_eq!(view.root.as_deref(), Some(view.roots[0].path.as_str()));
+    }
+
+    #[test]
+    fn builtin_skills_are_linted_for_their_badges() {
+        let builtin = workspace::scan_builtin();
+        let linted = lint_builtin(&ProfileId::ALL);
+        assert_eq!(linted.files.len(), builtin.skills.len());
+        assert!(linted.files.iter().all(
+            |file| file.path.starts_with(builtin::LOCATION_PREFIX) && !file.verdicts.is_empty()
+        ));
+        // Links to files embedded with the skill are not reported missing.
+        assert!(
+            linted.files.iter().all(|file| file
+                .diagnostics
+                .iter()
+                .all(|diagnostic| diagnostic.rule != "link-target-missing")),
+            "{linted:?}"
+        );
+    }
 }

@@ -8,14 +8,36 @@ use clap::Parser;
 #[derive(Debug, Parser)]
 #[command(name = "skillforge-app", version, about = "The Skillforge desktop app")]
 pub struct LaunchOptions {
-    /// Folder of skills to open; without it the builtin skills are shown.
+    /// Folder of skills to open; repeat it to open several folders side by side. Without it the
+    /// builtin skills are shown.
     #[arg(long, env = "SKILLFORGE_WORKSPACE", value_name = "PATH")]
-    pub workspace: Option<PathBuf>,
+    pub workspace: Vec<PathBuf>,
 }
 
 impl LaunchOptions {
     /// Reads the options, printing help or a usage error and exiting as any command-line tool does.
     pub fn from_env() -> Self {
         Self::parse()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workspace_may_be_given_several_times() {
+        let options = LaunchOptions::try_parse_from([
+            "skillforge-app",
+            "--workspace",
+            "/work/a",
+            "--workspace",
+            "/work/b",
+        ])
+        .expect("parse");
+        assert_eq!(
+            options.workspace,
+            [PathBuf::from("/work/a"), PathBuf::from("/work/b")]
+        );
     }
 }

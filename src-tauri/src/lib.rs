@@ -1,13 +1,18 @@
 //! The Skillforge desktop app: thin typed commands over the engine.
 
+mod buffers;
 mod commands;
 mod error;
 mod events;
 mod export;
 mod launch;
+mod recent;
 mod state;
 mod watcher;
 
+use std::sync::Arc;
+
+use tauri::Manager;
 use tauri_specta::{collect_commands, collect_events, Builder};
 
 pub use error::{AppError, ErrorCode};
@@ -23,6 +28,10 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
         .commands(collect_commands![
             commands::initial_workspace,
             commands::open_workspace,
+            commands::add_workspace_root,
+            commands::remove_workspace_root,
+            commands::recent_workspaces,
+            commands::forget_recent_workspace,
             commands::builtin_workspace,
             commands::pick_workspace_folder,
             commands::duplicate_builtin_skill,
@@ -32,6 +41,9 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::open_external,
             commands::refresh_workspace,
             commands::lint_buffer,
+            commands::open_buffer,
+            commands::edit_buffer,
+            commands::close_buffer,
             commands::lint_workspace,
             commands::rule_documentation,
             commands::create_skill,
@@ -58,9 +70,19 @@ pub fn run() {
     let builder = specta_builder();
     let result = tauri::Builder::default()
         .manage(AppState::new(options.workspace))
+        .manage(buffers::Buffers::default())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
+            let platform = app
+                .path()
+                .app_config_dir()
+                .map_err(|error| error.to_string());
+            let recent = match recent::RecentStore::config_dir(platform) {
+                Ok(dir) => recent::RecentStore::in_dir(&dir),
+                Err(reason) => recent::RecentStore::unavailable(reason),
+            };
+            app.manage(Arc::new(recent));
             Ok(())
         })
         .run(tauri::generate_context!());

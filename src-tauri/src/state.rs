@@ -1,28 +1,30 @@
 //! State shared by the commands.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use skillforge_core::catalog::session::CatalogSession;
 use skillforge_core::editor::LintSession;
 use skillforge_core::files::Roots;
 
+use crate::error::AppError;
 use crate::watcher::WorkspaceWatcher;
 
 /// What the app holds between commands.
 #[derive(Default)]
 pub struct AppState {
-    /// The workspace named on the command line or in `SKILLFORGE_WORKSPACE`.
-    pub launch_workspace: Option<PathBuf>,
+    /// The folders named on the command line (`--workspace`, repeatable) or in `SKILLFORGE_WORKSPACE`.
+    pub launch_workspaces: Vec<PathBuf>,
     /// The folders open now; every file the UI reads or writes must lie inside them.
     pub session: Mutex<Session>,
 }
 
-/// The open workspace: its roots and the watcher that keeps the UI current.
+/// The open workspace: its roots and the watchers that keep the UI current.
 #[derive(Default)]
 pub struct Session {
     pub roots: Roots,
-    pub watcher: Option<WorkspaceWatcher>,
+    /// One watcher per root that could be watched, so closing a root stops only its own.
+    pub watchers: Vec<WorkspaceWatcher>,
     /// The workspace's SKILL.md files as last read, linted with unsaved buffers swapped in.
     pub lint: Arc<LintSession>,
     /// Every client's view of the workspace, read on the first preview and dropped when the files
@@ -31,9 +33,9 @@ pub struct Session {
 }
 
 impl AppState {
-    pub fn new(launch_workspace: Option<PathBuf>) -> Self {
+    pub fn new(launch_workspaces: Vec<PathBuf>) -> Self {
         Self {
-            launch_workspace,
+            launch_workspaces,
             session: Mutex::default(),
         }
     }
@@ -54,11 +56,14 @@ impl AppState {
             .unwrap_or_default()
     }
 
-    /// Replaces the lint snapshot after the files changed on disk.
-    pub fn replace_lint_session(&self, lint: LintSession) {
+    /// Replaces the lint snapshot after the files changed on disk, unless the roots were changed
+    /// meanwhile (the snapshot would then describe folders no longer open).
+    pub fn replace_lint_session(&self, roots: &[PathBuf], lint: LintSession) {
         if let Ok(mut session) = self.session.lock() {
-            session.lint = Arc::new(lint);
-            session.catalog = None;
+            if session.roots.as_slice() == roots {
+                session.lint = Arc::new(lint);
+                session.catalog = None;
+            }
         }
     }
 
@@ -86,10 +91,180 @@ impl AppState {
         }
     }
 
-    /// Replaces the open workspace; the previous watcher stops when dropped.
+    /// Replaces the open workspace; the previous watchers stop when dropped.
     pub fn replace_session(&self, session: Session) {
         if let Ok(mut current) = self.session.lock() {
             *current = session;
         }
+    }
+
+    /// Makes `roots` the open roots with their fresh lint snapshot. Watchers of roots that stay open
+    /// keep running; `watch` starts one for each new root (`None` when it cannot be watched).
+    pub fn set_roots(
+        &self,
+        roots: Vec<PathBuf>,
+        lint: LintSession,
+        mut watch: impl FnMut(&Path) -> Option<WorkspaceWatcher>,
+    ) {
+        let Ok(mut session) = self.session.lock() else {
+            return;
+        };
+        let mut previous = std::mem::take(&mut session.watchers);
+        let mut watchers = Vec::with_capacity(roots.len());
+        for root in &roots {
+            match previous.iter().position(|watcher| watcher.root() == root) {
+                Some(index) => watchers.push(previous.swap_remove(index)),
+                None => watchers.extend(watch(root)),
+            }
+        }
+        *session = Session {
+            roots: Roots::new(roots),
+            watchers,
+            lint: Arc::new(lint),
+            catalog: None,
+        };
+    }
+}
+
+/// The roots after adding `root` (absolute, checked): unchanged when it is open already; refused when
+/// it lies inside an open root or contains one, since its skills would then be found twice.
+pub fn roots_with(open: &[PathBuf], root: PathBuf) -> Result<Vec<PathBuf>, AppError> {
+    if open.contains(&root) {
+        return Ok(open.to_vec());
+    }
+    if let Some(outer) = open.iter().find(|other| root.starts_with(other)) {
+        return Err(AppError::invalid_input(format!(
+            "{}: already open as part of {}",
+            root.display(),
+            outer.display()
+        )));
+    }
+    if let Some(inner) = open.iter().find(|other| other.starts_with(&root)) {
+        return Err(AppError::invalid_input(format!(
+            "{}: contains the open folder {}; close it first, then open this one",
+            root.display(),
+            inner.display()
+        )));
+    }
+    let mut roots = open.to_vec();
+    roots.push(root);
+    Ok(roots)
+}
+
+/// The roots after closing `root`.
+pub fn roots_without(open: &[PathBuf], root: &Path) -> Result<Vec<PathBuf>, AppError> {
+    if !open.iter().any(|other| other == root) {
+        return Err(AppError::not_found(format!(
+            "{}: not open in this workspace",
+            root.display()
+        )));
+    }
+    Ok(open
+        .iter()
+        .filter(|other| *other != root)
+        .cloned()
+        .collect())
+}
+
+/// A short name for a root: its folder name, or the whole path for `/`.
+pub fn root_label(root: &Path) -> String {
+    root.file_name().map_or_else(
+        || root.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::error::ErrorCode;
+    use crate::events::testing::CapturedEvents;
+
+    fn path(text: &str) -> PathBuf {
+        PathBuf::from(text)
+    }
+
+    #[test]
+    fn adding_a_root_keeps_order_and_refuses_overlaps() {
+        let open = vec![path("/work/a"), path("/work/b")];
+        assert_eq!(
+            roots_with(&open, path("/work/c")).expect("added"),
+            [path("/work/a"), path("/work/b"), path("/work/c")]
+        );
+        assert_eq!(roots_with(&open, path("/work/b")).expect("same"), open);
+        let inside = roots_with(&open, path("/work/a/nested")).expect_err("nested");
+        assert_eq!(inside.code, ErrorCode::InvalidInput);
+        assert!(inside.message.contains("/work/a"), "{}", inside.message);
+        let around = roots_with(&open, path("/work")).expect_err("contains");
+        assert_eq!(around.code, ErrorCode::InvalidInput);
+        // A sibling whose name merely starts like an open root is not inside it.
+        assert!(roots_with(&open, path("/work/ab")).is_ok());
+    }
+
+    #[test]
+    fn closing_a_root_keeps_the_others() {
+        let open = vec![path("/work/a"), path("/work/b")];
+        assert_eq!(
+            roots_without(&open, Path::new("/work/a")).expect("closed"),
+            [path("/work/b")]
+        );
+        assert_eq!(
+            roots_without(&open, Path::new("/work/c"))
+                .expect_err("not open")
+                .code,
+            ErrorCode::NotFound
+        );
+    }
+
+    #[test]
+    fn labels_are_folder_names() {
+        assert_eq!(root_label(Path::new("/work/skills")), "skills");
+        assert_eq!(root_label(Path::new("/")), "/");
+    }
+
+    #[test]
+    fn watchers_of_roots_that_stay_open_keep_running() {
+        let first = tempfile::tempdir().expect("temporary directory");
+        let second = tempfile::tempdir().expect("temporary directory");
+        let events = Arc::new(CapturedEvents::default());
+        let state = AppState::default();
+        let started = std::cell::RefCell::new(Vec::new());
+        let watch = |root: &Path| {
+            started.borrow_mut().push(root.to_path_buf());
+            WorkspaceWatcher::start(root, events.clone()).ok()
+        };
+        let a = first.path().to_path_buf();
+        let b = second.path().to_path_buf();
+        state.set_roots(vec![a.clone()], LintSession::default(), watch);
+        state.set_roots(vec![a.clone(), b.clone()], LintSession::default(), watch);
+        assert_eq!(*started.borrow(), [a.clone(), b.clone()]);
+        assert_eq!(state.roots().as_slice(), [a.clone(), b.clone()]);
+        state.set_roots(vec![b.clone()], LintSession::default(), watch);
+        assert_eq!(started.borrow().len(), 2, "a watcher was restarted");
+        let session = state.session.lock().expect("lock");
+        assert_eq!(
+            session
+                .watchers
+                .iter()
+                .map(|watcher| watcher.root().to_path_buf())
+                .collect::<Vec<_>>(),
+            [b]
+        );
+    }
+
+    #[test]
+    fn a_lint_snapshot_of_other_roots_is_dropped() {
+        let state = AppState::default();
+        state.set_roots(vec![path("/work/a")], LintSession::default(), |_| None);
+        state.keep_catalog(
+            &Roots::new([path("/work/a")]),
+            Arc::new(CatalogSession::open(&[])),
+        );
+        state.replace_lint_session(&[path("/work/b")], LintSession::default());
+        assert!(state.cached_catalog().1.is_some(), "stale snapshot applied");
+        state.replace_lint_session(&[path("/work/a")], LintSession::default());
+        assert!(state.cached_catalog().1.is_none());
     }
 }

@@ -2,7 +2,7 @@
 //! diagnostics and clean buffers within about half a second.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use notify::RecursiveMode;
@@ -13,14 +13,15 @@ use crate::events::{EventSink, WorkspaceEvent};
 /// Long enough to fold an editor's write-rename-chmod burst into one event, short enough to feel live.
 const DEBOUNCE: Duration = Duration::from_millis(200);
 
-/// A running watcher; dropping it stops watching.
+/// A running watcher of one root; dropping it stops watching.
 pub struct WorkspaceWatcher {
+    root: PathBuf,
     _debouncer: Debouncer<notify::RecommendedWatcher, RecommendedCache>,
 }
 
 impl WorkspaceWatcher {
-    /// Starts watching `roots` recursively and reports changes to `sink`.
-    pub fn start(roots: &[PathBuf], sink: impl EventSink) -> Result<Self, notify::Error> {
+    /// Starts watching `root` recursively and reports changes to `sink`.
+    pub fn start(root: &Path, sink: impl EventSink) -> Result<Self, notify::Error> {
         let mut debouncer =
             new_debouncer(
                 DEBOUNCE,
@@ -51,12 +52,16 @@ impl WorkspaceWatcher {
                     }
                 },
             )?;
-        for root in roots {
-            debouncer.watch(root, RecursiveMode::Recursive)?;
-        }
+        debouncer.watch(root, RecursiveMode::Recursive)?;
         Ok(Self {
+            root: root.to_path_buf(),
             _debouncer: debouncer,
         })
+    }
+
+    /// The folder this watcher watches.
+    pub fn root(&self) -> &Path {
+        &self.root
     }
 }
 
@@ -87,8 +92,7 @@ mod tests {
         let file = root.join("SKILL.md");
         std::fs::write(&file, "---\nname: x\n---\n").expect("write");
         let events = Arc::new(CapturedEvents::default());
-        let _watcher =
-            WorkspaceWatcher::start(std::slice::from_ref(&root), events.clone()).expect("watch");
+        let _watcher = WorkspaceWatcher::start(&root, events.clone()).expect("watch");
         for _ in 0..20 {
             std::fs::read_to_string(&file).expect("read");
         }
@@ -113,8 +117,7 @@ mod tests {
         let directory = tempfile::tempdir().expect("temporary directory");
         let root = directory.path().to_path_buf();
         let events = Arc::new(CapturedEvents::default());
-        let _watcher =
-            WorkspaceWatcher::start(std::slice::from_ref(&root), events.clone()).expect("watch");
+        let _watcher = WorkspaceWatcher::start(&root, events.clone()).expect("watch");
         let skill = root.join("new-skill/SKILL.md");
         let mentions = |path: &PathBuf| {
             let path = path.display().to_string();

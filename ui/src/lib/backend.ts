@@ -5,8 +5,11 @@ import { commands, events, type AppError, type ProfileId, type WorkspaceEvent } 
 export type {
   AppError,
   Applicability,
+  BufferAnswer,
   BufferLint,
+  BufferReply,
   EditorDiagnostic,
+  EditorEdit,
   EditorFix,
   FileLint,
   ProfileId,
@@ -23,6 +26,9 @@ export type {
   TextFile,
   WorkspaceEvent,
   WorkspaceView,
+  RecentFolder,
+  RecentList,
+  RootView,
   Buffer,
   CatalogBudget,
   CatalogDialect,
@@ -66,6 +72,10 @@ export interface Backend
     Commands,
     | "initialWorkspace"
     | "openWorkspace"
+    | "addWorkspaceRoot"
+    | "removeWorkspaceRoot"
+    | "recentWorkspaces"
+    | "forgetRecentWorkspace"
     | "builtinWorkspace"
     | "pickWorkspaceFolder"
     | "duplicateBuiltinSkill"
@@ -75,6 +85,9 @@ export interface Backend
     | "openExternal"
     | "refreshWorkspace"
     | "lintBuffer"
+    | "openBuffer"
+    | "editBuffer"
+    | "closeBuffer"
     | "lintWorkspace"
     | "ruleDocumentation"
     | "createSkill"
@@ -100,6 +113,10 @@ export interface Backend
 export const tauriBackend: Backend = {
   initialWorkspace: commands.initialWorkspace,
   openWorkspace: commands.openWorkspace,
+  addWorkspaceRoot: commands.addWorkspaceRoot,
+  removeWorkspaceRoot: commands.removeWorkspaceRoot,
+  recentWorkspaces: commands.recentWorkspaces,
+  forgetRecentWorkspace: commands.forgetRecentWorkspace,
   builtinWorkspace: commands.builtinWorkspace,
   pickWorkspaceFolder: commands.pickWorkspaceFolder,
   duplicateBuiltinSkill: commands.duplicateBuiltinSkill,
@@ -109,6 +126,9 @@ export const tauriBackend: Backend = {
   openExternal: commands.openExternal,
   refreshWorkspace: commands.refreshWorkspace,
   lintBuffer: commands.lintBuffer,
+  openBuffer: commands.openBuffer,
+  editBuffer: commands.editBuffer,
+  closeBuffer: commands.closeBuffer,
   lintWorkspace: commands.lintWorkspace,
   ruleDocumentation: commands.ruleDocumentation,
   createSkill: commands.createSkill,

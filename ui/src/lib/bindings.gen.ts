@@ -7,10 +7,21 @@ import * as __TAURI_EVENT from "@tauri-apps/api/event";
 
 /** Commands */
 export const commands = {
-	/**  The workspace the app was started with: `--workspace`, `SKILLFORGE_WORKSPACE`, or the builtin skills. */
+	/**
+	 *  The workspace the app was started with: every `--workspace` (or `SKILLFORGE_WORKSPACE`), or the
+	 *  builtin skills.
+	 */
 	initialWorkspace: () => typedError<WorkspaceView, AppError>(__TAURI_INVOKE("initial_workspace")),
-	/**  Opens a folder of skills. */
+	/**  Opens a folder of skills in place of the open workspace. */
 	openWorkspace: (path: string) => typedError<WorkspaceView, AppError>(__TAURI_INVOKE("open_workspace", { path })),
+	/**  Adds a folder of skills to the open workspace (in place of the builtin skills, if they are shown). */
+	addWorkspaceRoot: (path: string) => typedError<WorkspaceView, AppError>(__TAURI_INVOKE("add_workspace_root", { path })),
+	/**  Closes one folder of the workspace; closing the last one shows the builtin skills. */
+	removeWorkspaceRoot: (path: string) => typedError<WorkspaceView, AppError>(__TAURI_INVOKE("remove_workspace_root", { path })),
+	/**  The folders opened lately, most recent first. */
+	recentWorkspaces: () => typedError<RecentList, AppError>(__TAURI_INVOKE("recent_workspaces")),
+	/**  Removes a folder from the recent list (the folder itself is not touched). */
+	forgetRecentWorkspace: (path: string) => typedError<RecentList, AppError>(__TAURI_INVOKE("forget_recent_workspace", { path })),
 	/**  Shows the builtin skills that ship inside Skillforge. */
 	builtinWorkspace: () => typedError<WorkspaceView, AppError>(__TAURI_INVOKE("builtin_workspace")),
 	/**  Asks the user for a folder; `None` when the dialog is cancelled. */
@@ -31,11 +42,27 @@ export const commands = {
 	renderPreview: (path: string, text: string) => typedError<Preview, AppError>(__TAURI_INVOKE("render_preview", { path, text })),
 	/**  Opens a web or mail address from a skill's preview in the system browser, after the author clicked it. */
 	openExternal: (url: string) => typedError<null, AppError>(__TAURI_INVOKE("open_external", { url })),
-	/**  Reads the open workspace again after its files changed; the watcher keeps running. */
+	/**  Reads the open workspace again after its files changed; the watchers keep running. */
 	refreshWorkspace: () => typedError<WorkspaceView, AppError>(__TAURI_INVOKE("refresh_workspace")),
 	/**  Lints the editor's unsaved text as if it were saved at `path`, under the selected profiles. */
 	lintBuffer: (path: string, text: string, profiles: ProfileId[]) => typedError<BufferLint, AppError>(__TAURI_INVOKE("lint_buffer", { path, text, profiles })),
-	/**  Lints every SKILL.md of the open workspace, for the tree's badges and the problems list. */
+	/**
+	 *  Holds the editor's text for `path` (replacing an earlier buffer of that path) and lints it; later
+	 *  keystrokes send only their changes through `edit_buffer`.
+	 */
+	openBuffer: (path: string, text: string, profiles: ProfileId[]) => typedError<BufferReply, AppError>(__TAURI_INVOKE("open_buffer", { path, text, profiles })),
+	/**
+	 *  Applies the editor's `changes` (UTF-16 offsets into the text at `version`) to buffer `id` and lints the
+	 *  result. Answers `resend` when the buffer is not at `version` or not open: the editor then sends its
+	 *  whole text again with `open_buffer`.
+	 */
+	editBuffer: (id: number, version: number, changes: EditorEdit[], profiles: ProfileId[]) => typedError<BufferReply, AppError>(__TAURI_INVOKE("edit_buffer", { id, version, changes, profiles })),
+	/**  Forgets buffer `id` (the file was closed). */
+	closeBuffer: (id: number) => typedError<null, AppError>(__TAURI_INVOKE("close_buffer", { id })),
+	/**
+	 *  Lints every SKILL.md of the open workspace (or the builtin skills when they are shown), for the
+	 *  tree's badges and the problems list.
+	 */
 	lintWorkspace: (profiles: ProfileId[]) => typedError<WorkspaceLint, AppError>(__TAURI_INVOKE("lint_workspace", { profiles })),
 	/**  A rule's documentation (by name or code) as sanitised HTML. */
 	ruleDocumentation: (rule: string) => typedError<Preview, AppError>(__TAURI_INVOKE("rule_documentation", { rule })),
@@ -120,11 +147,30 @@ export type Buffer = {
 	text: string,
 };
 
+/**  What the editor hears back after opening or editing a buffer. */
+export type BufferAnswer = 
+/**  The buffer holds `version` now; the findings are about that text. */
+{ kind: "linted"; version: number; lint: BufferLint } | 
+/**
+ *  The buffer is not at the version the change was made to, or the change does not fit its text:
+ *  nothing was applied, and the editor should send its whole text again.
+ */
+{ kind: "resend"; message: string };
+
 /**  What the linter says about one buffer. */
 export type BufferLint = {
 	diagnostics: EditorDiagnostic[],
 	/**  Per profile: loads (with the name and description shown), skipped, or fails the catalog. */
 	verdicts: Verdict[],
+};
+
+/**  The backend's answer about an open buffer. */
+export type BufferReply = {
+	/**  The buffer's id, for the next edit. */
+	id: number,
+	answer: BufferAnswer,
+	/**  Time spent in the backend (applying the change and linting), so the benchmark can tell it from IPC. */
+	backend_ms: number | null,
 };
 
 /**  A client's bound on its catalog text, and how much of it the text uses. */
@@ -271,7 +317,10 @@ export type EditorDiagnostic = {
 	fix: EditorFix | null,
 };
 
-/**  One replacement, in UTF-16 offsets of the text that was linted. */
+/**
+ *  One replacement, in UTF-16 offsets: of the text that was linted (a fix), or of the buffer's text
+ *  before the change (an edit the editor sends).
+ */
 export type EditorEdit = {
 	from: number,
 	to: number,
@@ -474,6 +523,23 @@ export type QueryResult = {
 	ranking: SkillScore[],
 };
 
+/**  A remembered folder as the UI shows it. */
+export type RecentFolder = {
+	/**  The folder, absolute. */
+	path: string,
+	/**  Its name, for the menu. */
+	label: string,
+	/**  The folder no longer exists (or is no longer a folder); it can be removed from the list. */
+	missing: boolean,
+};
+
+/**  The remembered folders, most recent first, and why the list may be incomplete. */
+export type RecentList = {
+	folders: RecentFolder[],
+	/**  What went wrong reading or writing the list, in words for the user; the app works without it. */
+	problem: string | null,
+};
+
 /**  One message of a request. */
 export type RequestMessage = {
 	role: string,
@@ -483,6 +549,14 @@ export type RequestMessage = {
 	estimated_tokens: number,
 	tool_calls?: ToolCall[],
 	tool_call_id?: string | null,
+};
+
+/**  One opened folder: a top-level group of the tree. */
+export type RootView = {
+	/**  The folder, absolute. */
+	path: string,
+	/**  Its name. */
+	label: string,
 };
 
 /**  One request and its answer. */
@@ -683,9 +757,11 @@ export type WorkspaceLint = {
 
 /**  A workspace as the UI shows it. */
 export type WorkspaceView = {
-	/**  The opened folder, absolute; `None` for the builtin skills. */
+	/**  The first opened folder, absolute; `None` for the builtin skills. */
 	root: string | null,
-	/**  A short name for the title bar and the tree. */
+	/**  Every opened folder in the order it was opened; empty for the builtin skills. */
+	roots: RootView[],
+	/**  A short name for the title bar. */
 	label: string,
 	/**  Whether the skills can be edited in place (the builtin skills cannot). */
 	read_only: boolean,

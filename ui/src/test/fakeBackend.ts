@@ -8,6 +8,7 @@ import type {
   ExportChoice,
   ExportReport,
   ProfileId,
+  RecentList,
   Result,
   SaveGuard,
   Skill,
@@ -21,13 +22,23 @@ export function skill(name: string, description = `Describes ${name}.`, root = "
 }
 
 export function workspaceView(skills: Skill[], overrides: Partial<WorkspaceView> = {}): WorkspaceView {
-  return {
+  const view: Omit<WorkspaceView, "roots"> = {
     root: "/work/skills",
     label: "skills",
     read_only: false,
     report: { skills, diagnostics: [], error: null, duplicates: [], shadowed: [] },
     ...overrides,
   };
+  // One root group per opened folder, as the backend answers; none for the builtin skills.
+  const roots = overrides.roots ?? (view.root ? [{ path: view.root, label: view.label }] : []);
+  return { ...view, roots };
+}
+
+/** A view of several opened folders, each holding the named skills. */
+export function rootsView(folders: Record<string, string[]>): WorkspaceView {
+  const roots = Object.keys(folders).map((path) => ({ path, label: path.slice(path.lastIndexOf("/") + 1) }));
+  const skills = Object.entries(folders).flatMap(([path, names]) => names.map((name) => skill(name, undefined, path)));
+  return workspaceView(skills, { root: roots[0]?.path ?? null, roots, label: roots.map((root) => root.label).join(", ") });
 }
 
 export const ok = <T>(data: T): Result<T> => ({ status: "ok", data });
@@ -39,6 +50,12 @@ export interface FakeBackendOptions {
   initial?: Answer<WorkspaceView>;
   builtin?: Answer<WorkspaceView>;
   open?: (path: string) => Answer<WorkspaceView>;
+  /** "Add folder…": the workspace with the folder added. */
+  add?: (path: string) => Answer<WorkspaceView>;
+  /** Closing a folder of the workspace. */
+  remove?: (path: string) => Answer<WorkspaceView>;
+  /** The recent folders the backend remembers (forgetting one removes it here). */
+  recent?: RecentList;
   pick?: Answer<string | null>;
   /** What "Duplicate into a folder…" answers: the copied SKILL.md, or null for a cancelled dialog. */
   duplicate?: (location: string) => Answer<string | null>;
@@ -54,6 +71,8 @@ export interface FakeBackendOptions {
 export interface FakeBackend extends Backend {
   calls: string[];
   files: Map<string, string>;
+  /** The editor's buffers as the backend holds them, by id; a test may change one behind the editor's back. */
+  buffers: Map<number, { path: string; text: string; version: number }>;
   /** Sends a workspace event to the UI, as the watcher would. */
   emit(event: WorkspaceEvent): void;
 }
@@ -112,7 +131,10 @@ export function fakeLint(text: string, profiles: ProfileId[]): BufferLint {
 export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
   const calls: string[] = [];
   const files = new Map(Object.entries(options.files ?? {}));
+  const buffers = new Map<number, { path: string; text: string; version: number }>();
+  let nextBuffer = 0;
   const listeners = new Set<(event: WorkspaceEvent) => void>();
+  let recent: RecentList = options.recent ?? { folders: [], problem: null };
   const missing = (what: string): Result<never> => ({
     status: "error",
     error: { code: "internal", message: `the fake backend has no answer for ${what}` },
@@ -121,6 +143,7 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
   return {
     calls,
     files,
+    buffers,
     emit: (event) => listeners.forEach((listener) => listener(event)),
     initialWorkspace: async () => {
       calls.push("initialWorkspace");
@@ -133,6 +156,21 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     openWorkspace: async (path: string) => {
       calls.push(`openWorkspace ${path}`);
       return options.open ? await options.open(path) : missing("openWorkspace");
+    },
+    addWorkspaceRoot: async (path: string) => {
+      calls.push(`addWorkspaceRoot ${path}`);
+      return options.add ? await options.add(path) : missing("addWorkspaceRoot");
+    },
+    removeWorkspaceRoot: async (path: string) => {
+      calls.push(`removeWorkspaceRoot ${path}`);
+      return options.remove ? await options.remove(path) : missing("removeWorkspaceRoot");
+    },
+    // Reading the list changes nothing, so it is not recorded in `calls`.
+    recentWorkspaces: async () => ok(recent),
+    forgetRecentWorkspace: async (path: string) => {
+      calls.push(`forgetRecentWorkspace ${path}`);
+      recent = { ...recent, folders: recent.folders.filter((folder) => folder.path !== path) };
+      return ok(recent);
     },
     pickWorkspaceFolder: async () => {
       calls.push("pickWorkspaceFolder");
@@ -185,6 +223,31 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     lintBuffer: async (path, text, profiles) => {
       calls.push(`lintBuffer ${path} ${profiles.join(",")}`);
       return ok(fakeLint(text, profiles));
+    },
+    openBuffer: async (path, text, profiles) => {
+      calls.push(`openBuffer ${path} ${profiles.join(",")}`);
+      for (const [id, held] of buffers) if (held.path === path) buffers.delete(id);
+      const id = ++nextBuffer;
+      buffers.set(id, { path, text, version: 0 });
+      return ok({ id, answer: { kind: "linted", version: 0, lint: fakeLint(text, profiles) }, backend_ms: 0 });
+    },
+    editBuffer: async (id, version, changes, profiles) => {
+      calls.push(`editBuffer ${id} ${version} ${profiles.join(",")}`);
+      const held = buffers.get(id);
+      if (!held || held.version !== version) {
+        const message = held ? `the buffer is at version ${held.version}, not ${version}` : `no open buffer ${id}`;
+        return ok({ id, answer: { kind: "resend", message }, backend_ms: 0 });
+      }
+      let text = held.text;
+      for (const change of [...changes].reverse()) text = text.slice(0, change.from) + change.insert + text.slice(change.to);
+      held.text = text;
+      held.version++;
+      return ok({ id, answer: { kind: "linted", version: held.version, lint: fakeLint(text, profiles) }, backend_ms: 0 });
+    },
+    closeBuffer: async (id) => {
+      calls.push(`closeBuffer ${id}`);
+      buffers.delete(id);
+      return ok(null);
     },
     lintWorkspace: async (profiles) => {
       calls.push(`lintWorkspace ${profiles.join(",")}`);
