@@ -15,13 +15,14 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::{CStr, OsStr, OsString};
+use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
+use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir};
 use rustix::io::Errno;
 
 use super::{SkillSource, SourceError, Survey};
@@ -265,172 +266,261 @@ enum Kind {
     Other,
 }
 
+/// One listed entry. Its name sits NUL-terminated in `Walker::names`, so it can be sorted and
+/// handed to `openat` without an allocation of its own.
+#[derive(Debug, Clone, Copy)]
 struct Entry {
-    name: std::ffi::CString,
+    start: usize,
+    /// The name's length in bytes, without the NUL.
+    len: usize,
     kind: Kind,
     /// Whether the name is valid UTF-8; only other names need Python's code point ordering.
     utf8: bool,
 }
 
-struct Walker {
+/// The buffer `getdents64` fills: a few hundred entries, so most directories list in one call.
+const LISTING_BUFFER_BYTES: usize = 32 * 1024;
+
+struct Walker<'roots> {
     options: DirectoryOptions,
+    roots: &'roots [PathBuf],
     remaining: usize,
-    visited: HashSet<PathBuf>,
+    /// Walked directories that are roots or lie above one. nagents remembers every directory
+    /// it walks, but only these can be reached a second time (see `is_on_root_path`).
+    visited: HashSet<Vec<u8>>,
     survey: Survey,
+    /// The path of the directory or entry at hand, as bytes; names are pushed and popped.
+    path: Vec<u8>,
+    /// Names and entries of every directory on the current branch, the innermost last.
+    names: Vec<u8>,
+    entries: Vec<Entry>,
+    listing: Vec<MaybeUninit<u8>>,
 }
 
 fn walk_roots(roots: &[PathBuf], options: DirectoryOptions) -> Survey {
     let mut walker = Walker {
         options,
+        roots,
         remaining: options.max_entries,
         visited: HashSet::new(),
         survey: Survey::default(),
+        path: Vec::new(),
+        names: Vec::new(),
+        entries: Vec::new(),
+        listing: vec![MaybeUninit::uninit(); LISTING_BUFFER_BYTES],
     };
     for root in roots {
-        if walker.remaining > 0 {
-            walker.walk(root, 0, &|_| open_directory_chain(root));
+        if walker.remaining == 0 {
+            break;
+        }
+        walker.path.clear();
+        walker.path.extend_from_slice(root.as_os_str().as_bytes());
+        if walker.first_visit(true) {
+            let opened = open_directory_chain(root);
+            walker.walk(0, true, opened);
         }
     }
     walker.survey
 }
 
-impl Walker {
-    fn diagnose(&mut self, path: &Path, error: &str) {
-        if self.survey.diagnostics.len() < MAX_DIAGNOSTICS {
-            let path = path.to_string_lossy();
-            self.survey.diagnostics.push(format!(
-                "{}: {}",
-                python::char_prefix(&path, DIAGNOSTIC_PART_CHARS),
-                python::char_prefix(error, DIAGNOSTIC_PART_CHARS)
-            ));
-        }
+impl Walker<'_> {
+    /// Records a diagnostic about the path at hand.
+    fn diagnose(&mut self, error: &str) {
+        diagnose(&mut self.survey, &self.path, error);
     }
 
-    fn walk(
-        &mut self,
-        directory: &Path,
-        depth: usize,
-        open: &dyn Fn(&Path) -> Result<OwnedFd, String>,
-    ) {
-        if !self.visited.insert(directory.to_path_buf()) {
-            return;
+    /// nagents' `visited` check. A directory below every root on the way to it can only be
+    /// reached once: reaching it again would mean passing through a root (or a directory above
+    /// one) that was already walked, and that one is remembered and refused first.
+    fn first_visit(&mut self, on_root_path: bool) -> bool {
+        !on_root_path || self.visited.insert(self.path.clone())
+    }
+
+    /// Whether the path at hand is a root or lies above one.
+    fn is_on_root_path(&self) -> bool {
+        let here = self.path.as_slice();
+        self.roots.iter().any(|root| {
+            let root = root.as_os_str().as_bytes();
+            root.starts_with(here)
+                && (root.len() == here.len() || here.ends_with(b"/") || root[here.len()] == b'/')
+        })
+    }
+
+    fn push_name(&mut self, entry: Entry) {
+        if !self.path.ends_with(b"/") {
+            self.path.push(b'/');
         }
-        let listed = open(directory).and_then(|descriptor| {
-            let dir = Dir::new(descriptor)
-                .map_err(|errno| python::os_error(errno.raw_os_error(), None))?;
-            Ok(dir)
-        });
-        let mut dir = match listed {
-            Ok(dir) => dir,
-            Err(error) => return self.diagnose(directory, &error),
+        self.path
+            .extend_from_slice(&self.names[entry.start..entry.start + entry.len]);
+    }
+
+    fn name(&self, entry: Entry) -> &CStr {
+        // Each name was stored with its NUL and contains no other, as the kernel listed it.
+        CStr::from_bytes_with_nul(&self.names[entry.start..=entry.start + entry.len])
+            .unwrap_or_default()
+    }
+
+    /// Walks the directory at `self.path`, already opened (or not) by the caller.
+    fn walk(&mut self, depth: usize, on_root_path: bool, opened: Result<OwnedFd, String>) {
+        let directory = match opened {
+            Ok(directory) => directory,
+            Err(error) => return self.diagnose(&error),
         };
-        let mut entries: Vec<Entry> = Vec::new();
-        let mut limit_hit = false;
-        loop {
-            let entry = match dir.read() {
-                None => break,
-                Some(Ok(entry)) => entry,
-                Some(Err(errno)) => {
-                    // nagents abandons a directory whose listing fails, counting nothing.
-                    return self.diagnose(directory, &python::os_error(errno.raw_os_error(), None));
-                }
-            };
-            let name = entry.file_name();
-            if name == c"." || name == c".." {
-                continue;
+        let base = self.entries.len();
+        let names_base = self.names.len();
+        let limit_hit = match self.list(&directory, base) {
+            Ok(limit_hit) => limit_hit,
+            Err(error) => {
+                // nagents abandons a directory whose listing fails, counting nothing.
+                self.entries.truncate(base);
+                self.names.truncate(names_base);
+                return self.diagnose(&error);
             }
-            // The limit bites only when one more entry exists than the budget allows; then the
-            // directory publishes nothing rather than an arbitrary filesystem-order subset.
-            if entries.len() >= self.remaining {
-                limit_hit = true;
-                break;
-            }
-            let kind = match entry.file_type() {
-                FileType::Directory => Kind::Directory,
-                FileType::RegularFile => Kind::Regular,
-                FileType::Unknown => match dir
-                    .fd()
-                    .and_then(|fd| rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW))
-                {
-                    Ok(stat) => match FileType::from_raw_mode(stat.st_mode) {
-                        FileType::Directory => Kind::Directory,
-                        FileType::RegularFile => Kind::Regular,
-                        _ => Kind::Other,
-                    },
-                    Err(errno) => {
-                        let shown = name.to_string_lossy();
-                        let message = python::os_error(errno.raw_os_error(), Some(&shown));
-                        self.diagnose(
-                            &directory.join(OsStr::from_bytes(name.to_bytes())),
-                            &message,
-                        );
-                        Kind::Other
-                    }
-                },
-                _ => Kind::Other,
-            };
-            let utf8 = std::str::from_utf8(name.to_bytes()).is_ok();
-            entries.push(Entry {
-                name: name.to_owned(),
-                kind,
-                utf8,
-            });
-        }
+        };
         if limit_hit {
-            self.diagnose(
-                directory,
-                "discovery entry limit reached; increase max_entries",
-            );
-            entries.clear();
+            self.diagnose("discovery entry limit reached; increase max_entries");
+            self.entries.truncate(base);
+            self.names.truncate(names_base);
             self.remaining = 0;
         }
-        self.remaining -= entries.len();
-        entries.sort_by(compare_names);
-        for entry in &entries {
-            let path = directory.join(OsStr::from_bytes(entry.name.to_bytes()));
+        self.remaining -= self.entries.len() - base;
+        let names = &self.names;
+        self.entries[base..].sort_by(|a, b| compare_names(names, a, b));
+        let directory_length = self.path.len();
+        let directory_name_start = self
+            .path
+            .iter()
+            .rposition(|byte| *byte == b'/')
+            .map_or(0, |slash| slash + 1);
+        for index in base..self.entries.len() {
+            let entry = self.entries[index];
             match entry.kind {
                 Kind::Directory => {
+                    self.push_name(entry);
                     if depth < self.options.max_depth && self.remaining > 0 {
-                        let parent = &dir;
-                        self.walk(&path, depth + 1, &|_| {
-                            open_child_directory(parent, &entry.name)
-                        });
+                        let on_root_path = on_root_path && self.is_on_root_path();
+                        if self.first_visit(on_root_path) {
+                            let opened = open_child_directory(&directory, self.name(entry));
+                            self.walk(depth + 1, on_root_path, opened);
+                        }
                     } else {
-                        self.diagnose(&path, "discovery depth/entry limit reached");
+                        self.diagnose("discovery depth/entry limit reached");
                     }
                 }
-                Kind::Regular if entry.name.to_bytes() == SKILL_FILE.as_bytes() => {
-                    let result = dir
-                        .fd()
-                        .map_err(|errno| python::os_error(errno.raw_os_error(), None))
-                        .and_then(|fd| read_skill_file(fd, &entry.name))
-                        .and_then(|content| {
-                            let location = path.to_string_lossy();
-                            let directory_name = directory
-                                .file_name()
-                                .map(|name| name.to_string_lossy())
-                                .unwrap_or_default();
+                Kind::Regular
+                    if &self.names[entry.start..entry.start + entry.len]
+                        == SKILL_FILE.as_bytes() =>
+                {
+                    self.push_name(entry);
+                    let result =
+                        read_skill_file(&directory, self.name(entry)).and_then(|content| {
+                            let location = String::from_utf8_lossy(&self.path);
+                            let directory_name = String::from_utf8_lossy(
+                                &self.path[directory_name_start..directory_length],
+                            );
                             parse_skill_metadata(&content, &location, &directory_name)
                                 .map_err(|error| error.to_string())
                         });
                     match result {
                         Ok(skill) => self.survey.found.push(skill),
-                        Err(error) => self.diagnose(&path, &error),
+                        Err(error) => self.diagnose(&error),
                     }
                 }
-                _ => {}
+                _ => continue,
             }
+            self.path.truncate(directory_length);
         }
+        self.entries.truncate(base);
+        self.names.truncate(names_base);
     }
+
+    /// Appends the directory's entries to the branch's, in listing order, stopping (and saying
+    /// so) when one more exists than the entry budget allows. Errors read as Python's OSError.
+    fn list(&mut self, directory: &OwnedFd, base: usize) -> Result<bool, String> {
+        let Self {
+            remaining,
+            survey,
+            path,
+            names,
+            entries,
+            listing,
+            ..
+        } = self;
+        let mut reader = RawDir::new(directory, listing.as_mut_slice());
+        while let Some(listed) = reader.next() {
+            let listed = listed.map_err(|errno| python::os_error(errno.raw_os_error(), None))?;
+            let name = listed.file_name();
+            let bytes = name.to_bytes();
+            if bytes == b"." || bytes == b".." {
+                continue;
+            }
+            // The limit bites only when one more entry exists than the budget allows; then the
+            // directory publishes nothing rather than an arbitrary filesystem-order subset.
+            if entries.len() - base >= *remaining {
+                return Ok(true);
+            }
+            let kind = kind_of(directory, name, listed.file_type()).unwrap_or_else(|errno| {
+                let shown = name.to_string_lossy();
+                let mut entry_path = path.clone();
+                if !entry_path.ends_with(b"/") {
+                    entry_path.push(b'/');
+                }
+                entry_path.extend_from_slice(bytes);
+                let message = python::os_error(errno.raw_os_error(), Some(&shown));
+                diagnose(survey, &entry_path, &message);
+                Kind::Other
+            });
+            let start = names.len();
+            names.extend_from_slice(name.to_bytes_with_nul());
+            entries.push(Entry {
+                start,
+                len: bytes.len(),
+                kind,
+                utf8: std::str::from_utf8(bytes).is_ok(),
+            });
+        }
+        Ok(false)
+    }
+}
+
+/// `diagnose()`: at most 20, each `"{path[:300]}: {error[:300]}"`.
+fn diagnose(survey: &mut Survey, path: &[u8], error: &str) {
+    if survey.diagnostics.len() < MAX_DIAGNOSTICS {
+        let path = String::from_utf8_lossy(path);
+        survey.diagnostics.push(format!(
+            "{}: {}",
+            python::char_prefix(&path, DIAGNOSTIC_PART_CHARS),
+            python::char_prefix(error, DIAGNOSTIC_PART_CHARS)
+        ));
+    }
+}
+
+/// What nagents' `entry.stat(follow_symlinks=False)` says about an entry, taken from the type
+/// the listing reports; a `stat` (that never follows a link) only when the file system does
+/// not report one.
+fn kind_of(directory: impl AsFd, name: &CStr, listed: FileType) -> Result<Kind, Errno> {
+    let file_type = match listed {
+        FileType::Unknown => FileType::from_raw_mode(
+            rustix::fs::statat(directory, name, AtFlags::SYMLINK_NOFOLLOW)?.st_mode,
+        ),
+        known => known,
+    };
+    Ok(match file_type {
+        FileType::Directory => Kind::Directory,
+        FileType::RegularFile => Kind::Regular,
+        _ => Kind::Other,
+    })
 }
 
 /// Python sorts names as `str`: by code point, with undecodable bytes as surrogate escapes
 /// (U+DC80..U+DCFF). For UTF-8 names that is plain byte order.
-fn compare_names(a: &Entry, b: &Entry) -> Ordering {
+fn compare_names(names: &[u8], a: &Entry, b: &Entry) -> Ordering {
+    let a_name = &names[a.start..a.start + a.len];
+    let b_name = &names[b.start..b.start + b.len];
     if a.utf8 && b.utf8 {
-        return a.name.to_bytes().cmp(b.name.to_bytes());
+        return a_name.cmp(b_name);
     }
-    python_code_points(a.name.to_bytes()).cmp(&python_code_points(b.name.to_bytes()))
+    python_code_points(a_name).cmp(&python_code_points(b_name))
 }
 
 /// `os.fsdecode` code points: UTF-8, each undecodable byte mapped to U+DC00 + byte.
@@ -469,12 +559,9 @@ fn open_directory_chain(path: &Path) -> Result<OwnedFd, String> {
     crate::files::open_directory_from_root(path).map_err(|(errno, name)| os_error(errno, &name))
 }
 
-fn open_child_directory(parent: &Dir, name: &CStr) -> Result<OwnedFd, String> {
-    let fd = parent
-        .fd()
-        .map_err(|errno| python::os_error(errno.raw_os_error(), None))?;
+fn open_child_directory(parent: impl AsFd, name: &CStr) -> Result<OwnedFd, String> {
     rustix::fs::openat(
-        fd,
+        parent,
         name,
         OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
         Mode::empty(),
@@ -563,6 +650,30 @@ mod tests {
         for (input, expected) in cases {
             assert_eq!(normalize(input.as_bytes()), expected.as_bytes(), "{input}");
         }
+    }
+
+    #[test]
+    fn unknown_listed_types_are_looked_up_without_following_links() {
+        let Ok(temp) = tempfile::tempdir() else {
+            return;
+        };
+        let root = temp.path();
+        std::fs::write(root.join("file"), "text").ok();
+        std::fs::create_dir(root.join("folder")).ok();
+        std::os::unix::fs::symlink(root.join("folder"), root.join("link")).ok();
+        let Ok(directory) = crate::files::open_directory_from_root(root) else {
+            panic!("cannot open {}", root.display());
+        };
+        let kind = |name: &CStr, listed| kind_of(&directory, name, listed);
+        // What a file system without d_type reports: the kind comes from lstat.
+        assert_eq!(kind(c"file", FileType::Unknown), Ok(Kind::Regular));
+        assert_eq!(kind(c"folder", FileType::Unknown), Ok(Kind::Directory));
+        assert_eq!(kind(c"link", FileType::Unknown), Ok(Kind::Other));
+        assert_eq!(kind(c"gone", FileType::Unknown), Err(Errno::NOENT));
+        // A reported type is trusted without a system call (the entry need not even exist).
+        assert_eq!(kind(c"gone", FileType::Directory), Ok(Kind::Directory));
+        assert_eq!(kind(c"gone", FileType::Symlink), Ok(Kind::Other));
+        assert_eq!(kind(c"gone", FileType::Fifo), Ok(Kind::Other));
     }
 
     #[test]

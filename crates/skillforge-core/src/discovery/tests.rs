@@ -160,6 +160,86 @@ fn directory_source_entry_limit_publishes_nothing_of_that_directory() {
 }
 
 #[test]
+fn directory_source_counts_links_and_special_files_toward_the_entry_limit() {
+    let Ok(temp) = tempfile::tempdir() else {
+        return;
+    };
+    let root = temp.path();
+    write(&root.join("a/SKILL.md"), &skill_text("a"));
+    std::os::unix::fs::symlink(root.join("a"), root.join("link")).ok();
+    let _ = rustix::fs::mknodat(
+        rustix::fs::CWD,
+        root.join("pipe"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o644),
+        0,
+    );
+    // Root lists a, link and pipe (3 entries, as nagents counts them); a lists SKILL.md: 4.
+    let exact = DirectorySource::new([root], DirectoryOptions::new(4, 16).unwrap_or_default());
+    let survey = exact.walk();
+    assert_eq!(names(&survey.found), ["a"]);
+    assert!(survey.diagnostics.is_empty(), "{:?}", survey.diagnostics);
+    // With 3 the root's listing uses the whole budget, so `a` is never opened.
+    let short = DirectorySource::new([root], DirectoryOptions::new(3, 16).unwrap_or_default());
+    let survey = short.walk();
+    assert!(survey.found.is_empty());
+    assert_eq!(
+        survey.diagnostics,
+        [format!(
+            "{}/a: discovery depth/entry limit reached",
+            root.display()
+        )]
+    );
+}
+
+#[test]
+fn nested_roots_walk_each_directory_once() {
+    let Ok(temp) = tempfile::tempdir() else {
+        return;
+    };
+    let outer = temp.path().join("outer");
+    let inner = outer.join("inner");
+    write(&outer.join("top/SKILL.md"), &skill_text("top"));
+    write(&inner.join("SKILL.md"), &skill_text("inner"));
+    let locations = |survey: &Survey| -> Vec<String> {
+        survey
+            .found
+            .iter()
+            .map(|skill| skill.location.clone())
+            .collect()
+    };
+    let both = [
+        format!("{}/SKILL.md", inner.display()),
+        format!("{}/top/SKILL.md", outer.display()),
+    ];
+    // Results checked against nagents 0.25.2 on the same tree.
+    // The inner root was walked as part of the outer one: nagents skips it.
+    let survey = DirectorySource::new([&outer, &inner], DirectoryOptions::default()).walk();
+    assert_eq!(locations(&survey), both);
+    // The inner root first: the outer walk skips the directory it already walked.
+    let survey = DirectorySource::new([&inner, &outer], DirectoryOptions::default()).walk();
+    assert_eq!(locations(&survey), both);
+    // The same root twice is walked once.
+    let survey = DirectorySource::new([&outer, &outer], DirectoryOptions::default()).walk();
+    assert_eq!(locations(&survey), both);
+    // Too deep below the outer root, the inner directory is not walked there, so its own root
+    // walks it.
+    let shallow = DirectoryOptions::new(10_000, 0).unwrap_or_default();
+    let survey = DirectorySource::new([&outer, &inner], shallow).walk();
+    assert_eq!(locations(&survey), both[..1]);
+    assert_eq!(
+        survey.diagnostics,
+        [
+            format!("{}: discovery depth/entry limit reached", inner.display()),
+            format!(
+                "{}/top: discovery depth/entry limit reached",
+                outer.display()
+            ),
+        ]
+    );
+}
+
+#[test]
 fn duplicates_fail_discovery_but_survey_keeps_them() {
     let Ok(temp) = tempfile::tempdir() else {
         return;
