@@ -94,6 +94,7 @@ const TOKENS: &[&[u8]] = &[
     b"\"",
     b"'",
     b"\r\n",
+    b"\r",
     b"\xef\xbb\xbf",
     b"\xff",
     b"\xc3",

@@ -8,6 +8,7 @@ use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use anyhow::Context as _;
 use clap::ValueEnum;
 use serde_json::{json, Value};
+use skillforge_core::frontmatter::yaml::lines::{lone_carriage_returns, SourceLines};
 use skillforge_core::lint::config::Config;
 use skillforge_core::lint::context::RealFiles;
 use skillforge_core::lint::fix::{fix_until_stable, write_atomically};
@@ -17,7 +18,6 @@ use skillforge_core::lint::workspace::{
     collect_all, lint_files, tenxgraph_catalog, FileReport, LintOptions,
 };
 use skillforge_core::lint::{Diagnostic, ProfileId, Severity, Summary};
-use skillforge_core::text::LineIndex;
 
 use crate::exit;
 
@@ -193,7 +193,7 @@ fn text(
     let renderer = Renderer::plain();
     let mut out = String::new();
     for (report, source) in reports.iter().zip(sources) {
-        let lines = LineIndex::new(source);
+        let lines = SourceLines::new(source);
         for diagnostic in &report.diagnostics {
             let (excerpt, line_start, span) = excerpt(source, &lines, diagnostic);
             let profiles: Vec<&str> = diagnostic
@@ -264,12 +264,13 @@ fn text(
     out
 }
 
-/// The lines of a finding (at most eight), with the finding's range relative to them.
+/// The lines of a finding (at most eight), with the finding's range relative to them. A lone `\r` ends a
+/// line in the file, so it is shown as a line break (one byte for one, so the range still fits).
 fn excerpt<'a>(
     source: &'a str,
-    lines: &LineIndex,
+    lines: &SourceLines,
     diagnostic: &Diagnostic,
-) -> (&'a str, usize, std::ops::Range<usize>) {
+) -> (std::borrow::Cow<'a, str>, usize, std::ops::Range<usize>) {
     let first = lines.line_of(diagnostic.range.start());
     let last = lines
         .line_of(diagnostic.range.end())
@@ -287,6 +288,15 @@ fn excerpt<'a>(
         .end()
         .saturating_sub(start)
         .clamp(span_start, text.len());
+    let text = if last > first && lone_carriage_returns(text).next().is_some() {
+        let mut bytes = text.as_bytes().to_vec();
+        for at in lone_carriage_returns(text) {
+            bytes[at] = b'\n';
+        }
+        std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| text.to_string()))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     (text, first + 1, span_start..span_end)
 }
 

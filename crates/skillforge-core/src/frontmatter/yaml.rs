@@ -11,6 +11,8 @@
 //! written; nesting deeper than [`MAX_DEPTH`] and more than [`MAX_NODES`] nodes are refused with an error,
 //! so hostile input can neither exhaust the stack of later tree walks nor memory.
 
+pub mod lines;
+
 use std::borrow::Cow;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span as YamlSpan};
@@ -56,7 +58,8 @@ pub enum LayoutError {
 /// Splits a SKILL.md into frontmatter and body.
 ///
 /// The opening line is `---` on line 1 (after an optional BOM, surrounding blanks ignored, as every client
-/// does); the block closes at the first later line that is `---` up to trailing blanks.
+/// does); the block closes at the first later line that is `---` up to trailing blanks. Lines end at LF,
+/// CRLF or a lone CR, as YAML 1.2 reads them ([`lines`]).
 pub fn layout(source: &str) -> Result<Layout, LayoutError> {
     let bom = source.starts_with(UTF8_BOM);
     let start = if bom { UTF8_BOM.len() } else { 0 };
@@ -124,15 +127,11 @@ impl Iterator for LineCursor<'_> {
         if self.at >= self.source.len() {
             return None;
         }
-        let rest = self.source.get(self.at..)?;
-        let (content_len, next_start) = match rest.find('\n') {
-            Some(newline) => (newline, self.at + newline + 1),
-            None => (rest.len(), self.source.len()),
+        let bytes = self.source.as_bytes();
+        let (end, next_start) = match lines::next_break(bytes, self.at) {
+            Some(at) => (at, at + lines::break_len(bytes, at)),
+            None => (self.source.len(), self.source.len()),
         };
-        let mut end = self.at + content_len;
-        if end > self.at && self.source.as_bytes().get(end - 1) == Some(&b'\r') {
-            end -= 1;
-        }
         let line = Line {
             range: TextRange::new(self.at, end),
             next_start,
@@ -580,6 +579,29 @@ mod tests {
         ));
         let with_bom = layout("\u{feff}---\r\na: b\r\n---\r\nbody");
         assert!(with_bom.as_ref().is_ok_and(|layout| layout.bom));
+    }
+
+    #[test]
+    fn lone_carriage_returns_end_lines_in_the_layout_and_the_parser() {
+        let source = "---\rname: cr\rdescription: |\r  one\r  two\r---\rbody\r";
+        let split = layout(source);
+        assert_eq!(
+            split.as_ref().map(|layout| layout.body.slice(source)),
+            Ok("body\r")
+        );
+        let root = parse_all(source).ok().flatten();
+        let value = |key: &str| {
+            root.as_ref()
+                .and_then(|root| root.get(key))
+                .and_then(|entry| entry.value.as_scalar().map(|(text, _)| text.to_string()))
+        };
+        assert_eq!(value("name").as_deref(), Some("cr"));
+        assert_eq!(value("description").as_deref(), Some("one\ntwo\n"));
+        let mixed = "---\r\nname: mixed\rdescription: d\n---\r\n";
+        assert!(parse_all(mixed)
+            .is_ok_and(|root| root.is_some_and(|root| root.get("description").is_some())));
+        // A `\r` that ends the file still ends the closing line.
+        assert!(layout("---\na: b\n---\r").is_ok());
     }
 
     #[test]

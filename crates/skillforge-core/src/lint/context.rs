@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::ProfileId;
+use crate::frontmatter::yaml::lines::SourceLines;
 use crate::frontmatter::yaml::{self, Entry, Layout, LayoutError, Node, YamlError};
-use crate::text::{LineIndex, TextRange};
+use crate::text::TextRange;
 
 /// Facts about a skill's place in the workspace, gathered before any rule runs.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,6 +84,13 @@ impl SkillFile {
         }
     }
 
+    /// Whether the file is named `skill.md`, which skills-ref accepts but most clients never look for.
+    pub fn is_lowercase_skill_file(&self) -> bool {
+        self.path
+            .file_name()
+            .is_some_and(|name| name == std::ffi::OsStr::new("skill.md"))
+    }
+
     /// The skill folder.
     pub fn dir(&self) -> &Path {
         self.path.parent().unwrap_or(Path::new("."))
@@ -93,7 +101,8 @@ impl SkillFile {
 pub struct SkillContext<'a> {
     pub file: &'a SkillFile,
     pub source: &'a str,
-    pub lines: LineIndex,
+    /// Lines as YAML reads them: LF, CRLF and a lone CR each end one.
+    pub lines: SourceLines,
     pub layout: Result<Layout, LayoutError>,
     /// `None` when there is no frontmatter block to parse.
     pub yaml: Option<Result<Option<Node>, YamlError>>,
@@ -118,7 +127,7 @@ impl<'a> SkillContext<'a> {
             .as_ref()
             .ok()
             .map(|layout| yaml::parse(source, layout.yaml));
-        let lines = LineIndex::new(source);
+        let lines = SourceLines::new(source);
         let repaired = match (&layout, &yaml) {
             (Ok(layout), Some(Err(_))) => super::repair::parse_repaired(source, &lines, layout),
             _ => None,
@@ -209,10 +218,13 @@ impl<'a> SkillContext<'a> {
             .any(|profile| profiles.contains(profile))
     }
 
-    /// The line terminator the file uses, so fixes insert lines that match.
+    /// The line terminator the file uses, so fixes insert lines that match: CRLF when any line ends so,
+    /// a lone CR when that is the only kind of line break, LF otherwise.
     pub fn newline(&self) -> &'static str {
         if self.source.contains("\r\n") {
             "\r\n"
+        } else if self.source.contains('\r') && !self.source.contains('\n') {
+            "\r"
         } else {
             "\n"
         }

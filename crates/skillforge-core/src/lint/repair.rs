@@ -6,10 +6,11 @@
 //! an [`OffsetMap`] carries every range of the repaired tree back to the file as written, and the rules
 //! keep reporting (and fixing) the original text.
 
+use crate::frontmatter::yaml::lines::SourceLines;
 use crate::frontmatter::yaml::{self, Layout, Node, Style, Value};
 use crate::lint::rules::double_quoted;
 use crate::tenxgraph;
-use crate::text::{LineIndex, TextRange};
+use crate::text::TextRange;
 
 /// One top-level `key: value` line whose plain value contains `: ` — a line 10xGraph's retry quotes.
 #[derive(Debug, Clone)]
@@ -20,7 +21,7 @@ pub struct ColonLine {
 }
 
 /// The frontmatter lines 10xGraph's `_quote_plain_values` would quote ([`tenxgraph::quotable_value`]).
-pub fn colon_lines(source: &str, lines: &LineIndex, layout: &Layout) -> Vec<ColonLine> {
+pub fn colon_lines(source: &str, lines: &SourceLines, layout: &Layout) -> Vec<ColonLine> {
     let first = lines.line_of(layout.yaml.start());
     let last = lines.line_of(layout.close.start());
     (first..last)
@@ -111,7 +112,7 @@ pub fn quote_colon_lines(source: &str, lines: &[ColonLine]) -> Option<(String, O
 
 /// The frontmatter parsed after quoting its colon lines, with every range in the original text; `None`
 /// when there is nothing to quote or the repaired text still fails.
-pub fn parse_repaired(source: &str, lines: &LineIndex, layout: &Layout) -> Option<Option<Node>> {
+pub fn parse_repaired(source: &str, lines: &SourceLines, layout: &Layout) -> Option<Option<Node>> {
     let (repaired, map) = quote_colon_lines(source, &colon_lines(source, lines, layout))?;
     let yaml_range = TextRange::new(layout.yaml.start(), layout.yaml.end() + map.inserted());
     let root = yaml::parse(&repaired, yaml_range).ok()?;
@@ -151,7 +152,7 @@ mod tests {
 
     fn repaired(source: &str) -> Option<Node> {
         let layout = yaml::layout(source).ok()?;
-        parse_repaired(source, &LineIndex::new(source), &layout)?
+        parse_repaired(source, &SourceLines::new(source), &layout)?
     }
 
     #[test]

@@ -87,12 +87,15 @@ pub fn entry_lines(context: &SkillContext<'_>, entry: &Entry) -> TextRange {
     let first = context.lines.line_of(entry.key.range.start());
     let value_end = entry.value.range.end().max(entry.key.range.end());
     // A block value's range ends after its last line break already.
-    let last_offset =
-        if value_end > 0 && context.source.as_bytes().get(value_end - 1) == Some(&b'\n') {
-            value_end - 1
-        } else {
-            value_end
-        };
+    let last_offset = if value_end > 0
+        && matches!(
+            context.source.as_bytes().get(value_end - 1),
+            Some(b'\n' | b'\r')
+        ) {
+        value_end - 1
+    } else {
+        value_end
+    };
     let last = context.lines.line_of(last_offset);
     let start = context.lines.line_start(first).unwrap_or(0);
     let end = context
