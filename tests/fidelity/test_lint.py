@@ -11,6 +11,7 @@ Every expected value comes from the installed packages at test time. The inputs 
 """
 
 import argparse
+import asyncio
 import json
 import logging
 import subprocess
@@ -19,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from skills_ref.validator import validate as skills_ref_validate
+from nagents.skills.sources import DirectorySkillDiscoverer
 from tenxgraph.core.skills.loader import iter_skill_dirs
 from tenxgraph.core.skills.registry import SkillsRegistry
 
@@ -39,7 +41,6 @@ SPEC_DEVIATIONS = {
     "edge/octal": "skills-ref reads the number 010 in metadata as a string",
     "edge/triggers-map": "skills-ref str()-converts nested metadata",
     "edge/dashes-in-text": "skills-ref splits the file at `---` anywhere, even inside a value",
-    "edge/cr-only": "skills-ref splits at `---` without reading lines; the linter reads lines at LF",
 }
 
 D = "Extract text from PDF files. Use when the user mentions PDFs."
@@ -118,7 +119,9 @@ def verdict_of(report: dict, profile: str) -> dict:
 
 
 def skill_dirs(tree: Path) -> list[Path]:
-    return sorted(path.parent for path in tree.rglob("SKILL.md"))
+    """Folders holding a skill file in any letter case (skills-ref accepts `skill.md`; a `Skill.md` is
+    compared too, as a folder both sides must call invalid)."""
+    return sorted({path.parent for path in tree.rglob("*") if path.name.lower() == "skill.md" and path.is_file()})
 
 
 def write_cases(root: Path) -> None:
@@ -169,12 +172,35 @@ def check_tenxgraph(results: Results, binary: str, root: Path, label: str) -> No
     results.check(f"10xgraph catalog {label}", registry.build_catalog(), report["catalogs"].get("10xgraph"))
 
 
+def check_nagents(results: Results, binary: str, root: Path, label: str) -> None:
+    """nagents 0.25.2's directory discovery against the nagents profile's verdicts, skill by skill."""
+    discoverer = DirectorySkillDiscoverer([root])
+    loaded = {Path(skill.location).parent: skill for skill in asyncio.run(discoverer.discover())}
+    report = lint(binary, [str(root)], "nagents")
+    ours = {Path(file["path"]).parent: verdict_of(file, "nagents") for file in report["files"]}
+    for directory in skill_dirs(root):
+        skill = loaded.get(directory)
+        expected = ("loads", skill.name, skill.description) if skill else ("skipped",)
+        verdict = ours.get(directory, {})
+        if verdict.get("outcome") == "loads":
+            actual = ("loads", verdict["name"], verdict["description"])
+        else:
+            actual = ("skipped",)
+        results.check(f"nagents verdict {label}/{directory.relative_to(root).as_posix()}", expected, actual)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     parser.add_argument("--fixtures", required=True, help="crates/skillforge-core/tests/fixtures/lint")
+    parser.add_argument(
+        "--shared-fixtures",
+        default=str(Path(__file__).resolve().parents[1] / "fixtures"),
+        help="tests/fixtures: its line-endings and skill-file-case trees are checked against all three peers",
+    )
     args = parser.parse_args()
     fixtures = Path(args.fixtures)
+    shared = [Path(args.shared_fixtures) / name for name in ("line-endings", "skill-file-case")]
     results = Results()
     with tempfile.TemporaryDirectory() as temporary:
         cases = Path(temporary) / "cases"
@@ -186,6 +212,10 @@ def main() -> int:
         roots += [path for path in sorted(cases.iterdir()) if path.is_dir()]
         for root in roots:
             check_tenxgraph(results, args.binary, root, root.name)
+        for tree in shared:
+            check_spec(results, args.binary, tree)
+            check_tenxgraph(results, args.binary, tree, tree.name)
+            check_nagents(results, args.binary, tree, tree.name)
     print(f"lint fidelity: {results.passed} passed, {results.failed} failed")
     return 1 if results.failed else 0
 

@@ -131,9 +131,4 @@ agrees on every fidelity fixture except these, where skills-ref contradicts the 
   space-delimited string. Reported by `allowed-tools-list`.
 - **`---` inside a value.** skills-ref splits the file at the first three `---` characters anywhere, so
   `description: a---b` truncates the YAML; the specification delimits frontmatter by lines.
-- **Carriage-return-only line endings.** skills-ref never splits lines, so a file whose lines end in a
-  lone `\\r` passes; the linter's rules read lines at `\\n` and report the frontmatter missing. (The
-  `nagents` and `10xgraph` verdicts split lines as those clients do, at every Python line boundary.)
-- **Lowercase `skill.md`.** skills-ref accepts it; the specification names the file `SKILL.md`, and the
-  linter only looks for that name.
 ";

@@ -173,7 +173,8 @@ pub static PROFILES: [Profile; 8] = [
             body_tokens: Some(5000),
             listing_chars: None,
         },
-        severity_overrides: &[],
+        // skills-ref accepts `skill.md`; the clients do not (see the rule).
+        severity_overrides: &[("skill-file-name-case", Severity::Warning)],
         facts: &[
             "Frontmatter fields: name, description (required), license, compatibility, metadata, allowed-tools; \
              skills-ref rejects any other top-level key (`validator.py`, ALLOWED_FIELDS).",
@@ -183,6 +184,9 @@ pub static PROFILES: [Profile; 8] = [
             "skills-ref parses with strictyaml: every value is a string, flow collections and duplicate keys \
              are refused.",
             "The specification recommends a body under 500 lines and 5,000 tokens, details moved to references/.",
+            "skills-ref reads SKILL.md with Python's universal newlines: LF, CRLF and a lone CR all end a line \
+             (`parser.py`, `read_text`); like YAML 1.2, the linter's line model breaks at all three.",
+            "skills-ref's `find_skill_md` tries `SKILL.md`, then `skill.md`, and validates either.",
         ],
     },
     Profile {
@@ -202,6 +206,8 @@ pub static PROFILES: [Profile; 8] = [
             "Names must match `[A-Za-z0-9_-]{1,64}`; descriptions are cut to 1,000 characters.",
             "One duplicate name in a directory source makes the whole `discover()` fail.",
             "A UTF-8 byte-order mark is not stripped, so such a file has no frontmatter for nagents.",
+            "Lines come from `str.splitlines()`, so a lone CR ends a line; discovery compares directory entry \
+             names with `SKILL.md` exactly (`sources.py`), so `skill.md` is never loaded.",
         ],
     },
     Profile {
@@ -225,6 +231,8 @@ pub static PROFILES: [Profile; 8] = [
              name or description, or a name with whitespace, `/`, `\\` or control characters.",
             "Among several roots the earlier one wins: `Skill '{name}' is shadowed by {file} and was not loaded`.",
             "`metadata.priority` orders the catalog; a non-integer is a warning and counts as 0.",
+            "`read_text` turns CRLF and a lone CR into LF before the split; discovery opens `<folder>/SKILL.md`, \
+             which finds `skill.md` only on a case-insensitive filesystem.",
         ],
     },
     Profile {
@@ -247,7 +255,7 @@ pub static PROFILES: [Profile; 8] = [
     Profile {
         id: ProfileId::ClaudeUpload,
         title: "claude.ai / API upload and package_skill.py",
-        summary: "Strict upload validation: only the six spec keys, no reserved words, no XML tags, LF endings.",
+        summary: "Strict upload validation: only the six spec keys, no reserved words, no XML tags.",
         known_fields: SPEC_FIELDS,
         limits: Limits {
             name_chars: Some(64),
@@ -260,7 +268,8 @@ pub static PROFILES: [Profile; 8] = [
             "Upload and `package_skill.py` reject any top-level key beyond the six spec fields.",
             "API skill names must not contain \"anthropic\" or \"claude\".",
             "Descriptions must not contain XML tags.",
-            "`quick_validate.py` expects LF line endings; CRLF frontmatter fails it.",
+            "`quick_validate.py` opens `<folder>/SKILL.md` and reads it with universal newlines (`read_text()`), \
+             so CRLF and lone-CR files pass it and `skill.md` is found only on a case-insensitive filesystem.",
         ],
     },
     Profile {
@@ -280,6 +289,9 @@ pub static PROFILES: [Profile; 8] = [
             "The YAML parser is strict: a plain value with `: ` is invalid and the skill is skipped.",
             "name is optional (the directory name is used), at most 64 characters; description at most 1,024, \
              collapsed to one line in the `## Skills` listing.",
+            "`extract_frontmatter` splits with Rust's `str::lines` (LF or CRLF, not a lone CR): a `---` line \
+             ending in a lone CR is not found and the skill is skipped; only entries named exactly `SKILL.md` \
+             are read (`codex-rs/core/src/skills/loader.rs`).",
         ],
     },
     Profile {

@@ -20,6 +20,7 @@ pub static CODES: &[(&str, &Rule)] = &[
     ("SF111", &frontmatter::crlf_line_endings::RULE),
     ("SF112", &frontmatter::byte_order_mark::RULE),
     ("SF113", &frontmatter::content_not_utf8::RULE),
+    ("SF114", &frontmatter::cr_line_endings::RULE),
     ("SF201", &name::name_missing::RULE),
     ("SF202", &name::name_too_long::RULE),
     ("SF203", &name::name_not_lowercase::RULE),
@@ -47,6 +48,7 @@ pub static CODES: &[(&str, &Rule)] = &[
     ("SF601", &workspace::duplicate_skill_name::RULE),
     ("SF602", &workspace::nested_skill::RULE),
     ("SF603", &workspace::symlinked_skill::RULE),
+    ("SF604", &workspace::skill_file_name_case::RULE),
     ("SF901", &suppression::unused_ignore_comment::RULE),
 ];
 

@@ -91,6 +91,12 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
             .map(|(text, _)| text.trim().to_string())
             .unwrap_or_default(),
     };
+    if context.file.is_lowercase_skill_file() && profile != ProfileId::Spec {
+        return Outcome::Skipped {
+            reason: crate::lint::rules::workspace::skill_file_name_case::LOWERCASE_SKIPPED
+                .to_string(),
+        };
+    }
     match profile {
         ProfileId::Nagents => {
             if placement.symlinked_dir || placement.symlinked_file {

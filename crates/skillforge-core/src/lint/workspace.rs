@@ -384,21 +384,32 @@ fn is_symlink(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink())
 }
 
+/// The skill file names looked for, in order of preference: skills-ref 0.1.1 (`find_skill_md`) accepts a
+/// lowercase `skill.md` when there is no `SKILL.md`; most clients do not ([`super::rules::workspace`]).
+pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
+
 fn walk(
     dir: &Path,
     depth: usize,
     via_link: bool,
     found: &mut Vec<(PathBuf, bool, bool)>,
 ) -> std::io::Result<()> {
-    let skill = dir.join("SKILL.md");
-    if std::fs::symlink_metadata(&skill).is_ok() {
-        found.push((skill.clone(), via_link, is_symlink(&skill)));
+    // The names come from the listing, never from probing `dir/SKILL.md`: on a case-insensitive
+    // filesystem that probe also opens `skill.md`, and the report would name a file that does not exist.
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).collect();
+    entries.sort_by_key(|entry| entry.file_name());
+    let skill_file = SKILL_FILE_NAMES.iter().find_map(|wanted| {
+        entries
+            .iter()
+            .find(|entry| entry.file_name() == std::ffi::OsStr::new(wanted))
+    });
+    if let Some(entry) = skill_file {
+        let link = entry.file_type().is_ok_and(|kind| kind.is_symlink());
+        found.push((entry.path(), via_link, link));
     }
     if depth >= MAX_DEPTH || via_link {
         return Ok(());
     }
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).collect();
-    entries.sort_by_key(|entry| entry.file_name());
     for entry in entries {
         let name = entry.file_name();
         let name = name.to_string_lossy();
@@ -427,7 +438,19 @@ fn walk(
 pub fn place(files: &mut [SkillFile]) {
     let dirs: Vec<PathBuf> = files.iter().map(|file| file.dir().to_path_buf()).collect();
     let skill_dirs: std::collections::HashSet<&Path> = dirs.iter().map(PathBuf::as_path).collect();
-    let names: Vec<Option<String>> = files.iter().map(declared_name).collect();
+    let displays: Vec<String> = files.iter().map(|file| file.display_path.clone()).collect();
+    // A lowercase `skill.md` is invisible to every client that compares names (nagents, 10xGraph, Codex
+    // look for `SKILL.md` only), so it neither has nor causes a duplicate.
+    let names: Vec<Option<String>> = files
+        .iter()
+        .map(|file| {
+            if file.is_lowercase_skill_file() {
+                None
+            } else {
+                declared_name(file)
+            }
+        })
+        .collect();
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (index, name) in names.iter().enumerate() {
         if let Some(name) = name {
@@ -450,16 +473,10 @@ pub fn place(files: &mut [SkillFile]) {
             file.placement.same_name_elsewhere = same
                 .iter()
                 .filter(|other| **other != index)
-                .map(|other| files_display(&dirs, *other))
+                .filter_map(|other| displays.get(*other).cloned())
                 .collect();
         }
     }
-}
-
-fn files_display(dirs: &[PathBuf], index: usize) -> String {
-    dirs.get(index)
-        .map(|dir| dir.join("SKILL.md").display().to_string())
-        .unwrap_or_default()
 }
 
 /// The name a skill declares: the YAML `name`, else the folder name (what nagents and Codex use).
@@ -524,7 +541,9 @@ pub fn lint_files(files: &[SkillFile], options: &LintOptions) -> Vec<FileReport>
 pub fn tenxgraph_catalog(files: &[SkillFile], files_probe: &dyn FileProbe) -> String {
     let profiles = [ProfileId::Tenxgraph];
     let mut loaded: Vec<crate::tenxgraph::LoadedSkill> = Vec::new();
-    for file in files {
+    // 10xGraph opens `<folder>/SKILL.md`: a lowercase `skill.md` is not in its catalog on a case-sensitive
+    // filesystem, the one the fidelity tests and CI run on.
+    for file in files.iter().filter(|file| !file.is_lowercase_skill_file()) {
         let context = SkillContext::new(file, &profiles, files_probe);
         if let Ok(skill) = verdict::tenxgraph_load(&context) {
             if loaded.iter().all(|other| other.name != skill.name) {

@@ -6,8 +6,10 @@ crate::declare_rule! {
     /// Flags Windows (CRLF) line endings.
     ///
     /// ## Why it matters
-    /// Anthropic's `quick_validate.py` (run by `package_skill.py` before upload) matches the frontmatter with
-    /// `\n` only and reports CRLF files as having no valid frontmatter.
+    /// Upload tooling and many hand-written frontmatter splitters match `---\n` literally. The published
+    /// `quick_validate.py` (run by `package_skill.py`) reads the file with Python's universal newlines, so it
+    /// sees LF and passes; the upload service's own check is not public. A warning, so the file is portable
+    /// without claiming a refusal nobody has observed.
     ///
     /// ## Example
     /// A SKILL.md saved by an editor configured for `\r\n` line endings.
@@ -17,7 +19,7 @@ crate::declare_rule! {
     RULE {
         name: "crlf-line-endings",
         group: "frontmatter",
-        severity: Error,
+        severity: Warning,
         profiles: [ClaudeUpload],
         fix: Safe,
         check: check,
@@ -33,27 +35,20 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let Some(first) = carriage_returns.first() else {
         return;
     };
-    // A line may end in several carriage returns (`\r\r\n`); removing only the last would leave another
-    // CRLF behind, so each edit takes the whole run.
-    let bytes = context.source.as_bytes();
+    // Only the `\r` right before the `\n`: in `\r\r\n` the first `\r` is a line break of its own (a lone CR,
+    // which cr-line-endings turns into `\n`), so the two fixes never overlap and the line count is kept.
     let edits = carriage_returns
         .iter()
-        .map(|at| {
-            let mut start = *at;
-            while start > 0 && bytes.get(start - 1) == Some(&b'\r') {
-                start -= 1;
-            }
-            TextEdit {
-                range: TextRange::new(start, at + 1),
-                replacement: String::new(),
-            }
+        .map(|at| TextEdit {
+            range: TextRange::new(*at, at + 1),
+            replacement: String::new(),
         })
         .collect();
     findings.push(
         Finding::new(
             TextRange::new(*first, first + 2),
             format!(
-                "{} lines end with CRLF; upload validation expects LF line endings",
+                "{} lines end with CRLF; upload tooling and LF-only splitters expect LF line endings",
                 carriage_returns.len()
             ),
         )

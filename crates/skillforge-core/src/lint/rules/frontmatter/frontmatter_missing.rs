@@ -1,5 +1,5 @@
 use crate::frontmatter::yaml::LayoutError;
-use crate::lint::{Finding, SkillContext};
+use crate::lint::{Finding, ProfileId, SkillContext};
 
 crate::declare_rule! {
     /// ## What it does
@@ -9,6 +9,9 @@ crate::declare_rule! {
     /// The specification requires YAML frontmatter with at least `name` and `description`. skills-ref
     /// reports the skill invalid, 10xGraph skips it, and upload refuses it; only lenient clients fall back to
     /// the folder name and the first body line.
+    ///
+    /// For `codex` it also flags a file whose opening `---` ends in a lone carriage return: Codex splits
+    /// lines at LF only, so its line 1 runs on past the `---` and it skips the skill (see `cr-line-endings`).
     ///
     /// ## Example
     /// ```markdown
@@ -40,5 +43,14 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             context.frontmatter_anchor(),
             "SKILL.md has no frontmatter: it must start with a `---` line, the YAML fields, and a closing `---` line",
         ));
+    } else if super::lf_only_difference(context) == Some(super::LfOnlySplit::Missing) {
+        findings.push(
+            Finding::new(
+                context.frontmatter_anchor(),
+                "Codex reads lines at LF only: the opening `---` ends in a lone carriage return, so its line 1 \
+                 runs on and it finds no frontmatter (convert the line endings to LF)",
+            )
+            .for_profiles(vec![ProfileId::Codex]),
+        );
     }
 }

@@ -1,5 +1,5 @@
 use crate::frontmatter::yaml::LayoutError;
-use crate::lint::{Finding, SkillContext};
+use crate::lint::{Finding, ProfileId, SkillContext};
 
 crate::declare_rule! {
     /// ## What it does
@@ -8,6 +8,9 @@ crate::declare_rule! {
     /// ## Why it matters
     /// nagents refuses the file (`unterminated skill frontmatter`), 10xGraph and skills-ref treat it as
     /// having no frontmatter, and the whole file may be read as YAML by others.
+    ///
+    /// For `codex` it also flags a closing `---` that a lone carriage return joins to another line: Codex
+    /// splits lines at LF only, finds no closing line and skips the skill (see `cr-line-endings`).
     ///
     /// ## Example
     /// ```markdown
@@ -35,5 +38,16 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             *open,
             "the frontmatter opened here is never closed: add a `---` line after the last field",
         ));
+    } else if let (Ok(layout), Some(super::LfOnlySplit::Unterminated)) =
+        (&context.layout, super::lf_only_difference(context))
+    {
+        findings.push(
+            Finding::new(
+                layout.close,
+                "Codex reads lines at LF only: a lone carriage return joins this closing `---` to another \
+                 line, so it finds no closing line and skips the skill (convert the line endings to LF)",
+            )
+            .for_profiles(vec![ProfileId::Codex]),
+        );
     }
 }

@@ -2,4 +2,5 @@
 
 pub mod duplicate_skill_name;
 pub mod nested_skill;
+pub mod skill_file_name_case;
 pub mod symlinked_skill;
