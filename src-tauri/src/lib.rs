@@ -1,6 +1,5 @@
 //! The Skillforge desktop app: thin typed commands over the engine.
 
-mod buffers;
 mod commands;
 mod error;
 mod events;
@@ -41,9 +40,6 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::open_external,
             commands::refresh_workspace,
             commands::lint_buffer,
-            commands::open_buffer,
-            commands::edit_buffer,
-            commands::close_buffer,
             commands::lint_workspace,
             commands::rule_documentation,
             commands::create_skill,
@@ -70,7 +66,6 @@ pub fn run() {
     let builder = specta_builder();
     let result = tauri::Builder::default()
         .manage(AppState::new(options.workspace))
-        .manage(buffers::Buffers::default())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
