@@ -16,7 +16,9 @@ use skillforge_core::agent::{AgentError, Dialect, MockModel, SimulateOptions, Tr
 use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits, CatalogPreview};
 use skillforge_core::catalog::load::{self as catalog_load, LoadPreview};
 use skillforge_core::catalog::session::{Buffer, CatalogSession};
-use skillforge_core::editor::{BufferLint, FileLint, LintSession, WorkspaceLint};
+use skillforge_core::editor::{
+    BufferAnswer, BufferLint, EditorEdit, FileLint, LintSession, WorkspaceLint,
+};
 use skillforge_core::files::{Fingerprint, SaveGuard, TextFile};
 use skillforge_core::lint::{registry, ProfileId, Severity};
 use skillforge_core::preview::{self, Preview};
@@ -24,6 +26,7 @@ use skillforge_core::scaffold::{self, ScaffoldError, ScaffoldOptions};
 use skillforge_core::workspace::{self, CatalogReport};
 use tauri::{AppHandle, State};
 
+use crate::buffers::Buffers;
 use crate::error::AppError;
 use crate::events::{EventSink, WindowSink, WorkspaceEvent};
 use crate::recent::{RecentList, RecentStore};
@@ -398,6 +401,90 @@ pub async fn lint_buffer(
 ) -> Result<BufferLint, AppError> {
     let session = state.lint_session();
     blocking(move || Ok(session.lint_buffer(&PathBuf::from(path), &text, &profiles))).await
+}
+
+/// The backend's answer about an open buffer.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct BufferReply {
+    /// The buffer's id, for the next edit.
+    pub id: u32,
+    pub answer: BufferAnswer,
+    /// Time spent in the backend (applying the change and linting), so the benchmark can tell it from IPC.
+    pub backend_ms: f64,
+}
+
+/// Holds the editor's text for `path` (replacing an earlier buffer of that path) and lints it; later
+/// keystrokes send only their changes through `edit_buffer`.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_buffer(
+    state: State<'_, AppState>,
+    buffers: State<'_, Buffers>,
+    path: String,
+    text: String,
+    profiles: Vec<ProfileId>,
+) -> Result<BufferReply, AppError> {
+    let started = std::time::Instant::now();
+    let session = state.lint_session();
+    let (id, buffer) = buffers.open(PathBuf::from(path), text);
+    blocking(move || {
+        let mut buffer = buffer.lock().map_err(|_| {
+            AppError::internal("the buffer is unusable after a failure; reopen the file")
+        })?;
+        let lint = session.lint_open_buffer(&mut buffer, &profiles);
+        let version = buffer.version();
+        Ok(buffer_reply(
+            id,
+            BufferAnswer::Linted { version, lint },
+            started,
+        ))
+    })
+    .await
+}
+
+/// Applies the editor's `changes` (UTF-16 offsets into the text at `version`) to buffer `id` and lints the
+/// result. Answers `resend` when the buffer is not at `version` or not open: the editor then sends its
+/// whole text again with `open_buffer`.
+#[tauri::command]
+#[specta::specta]
+pub async fn edit_buffer(
+    state: State<'_, AppState>,
+    buffers: State<'_, Buffers>,
+    id: u32,
+    version: u32,
+    changes: Vec<EditorEdit>,
+    profiles: Vec<ProfileId>,
+) -> Result<BufferReply, AppError> {
+    let started = std::time::Instant::now();
+    let Some(buffer) = buffers.get(id) else {
+        let message = format!("no open buffer {id}");
+        return Ok(buffer_reply(id, BufferAnswer::Resend { message }, started));
+    };
+    let session = state.lint_session();
+    blocking(move || {
+        let mut buffer = buffer.lock().map_err(|_| {
+            AppError::internal("the buffer is unusable after a failure; reopen the file")
+        })?;
+        let answer = session.edit_open_buffer(&mut buffer, version, &changes, &profiles);
+        Ok(buffer_reply(id, answer, started))
+    })
+    .await
+}
+
+/// Forgets buffer `id` (the file was closed).
+#[tauri::command]
+#[specta::specta]
+pub async fn close_buffer(buffers: State<'_, Buffers>, id: u32) -> Result<(), AppError> {
+    buffers.close(id);
+    Ok(())
+}
+
+fn buffer_reply(id: u32, answer: BufferAnswer, started: std::time::Instant) -> BufferReply {
+    BufferReply {
+        id,
+        answer,
+        backend_ms: started.elapsed().as_secs_f64() * 1000.0,
+    }
 }
 
 /// Lints every SKILL.md of the open workspace (or the builtin skills when they are shown), for the

@@ -1,5 +1,6 @@
 //! The Skillforge desktop app: thin typed commands over the engine.
 
+mod buffers;
 mod commands;
 mod error;
 mod events;
@@ -40,6 +41,9 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::open_external,
             commands::refresh_workspace,
             commands::lint_buffer,
+            commands::open_buffer,
+            commands::edit_buffer,
+            commands::close_buffer,
             commands::lint_workspace,
             commands::rule_documentation,
             commands::create_skill,
@@ -64,18 +68,21 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
 pub fn run() {
     let options = LaunchOptions::from_env();
     let builder = specta_builder();
+    let config_dir = options.config_dir;
     let result = tauri::Builder::default()
         .manage(AppState::new(options.workspace))
+        .manage(buffers::Buffers::default())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
-            let platform = app
-                .path()
-                .app_config_dir()
-                .map_err(|error| error.to_string());
-            let recent = match recent::RecentStore::config_dir(platform) {
+            // `--config-dir` / SKILLFORGE_CONFIG_DIR keep tests out of the real config folder.
+            let config_dir = match config_dir.clone() {
+                Some(dir) => Ok(dir),
+                None => app.path().app_config_dir(),
+            };
+            let recent = match config_dir {
                 Ok(dir) => recent::RecentStore::in_dir(&dir),
-                Err(reason) => recent::RecentStore::unavailable(reason),
+                Err(error) => recent::RecentStore::unavailable(error.to_string()),
             };
             app.manage(Arc::new(recent));
             Ok(())
