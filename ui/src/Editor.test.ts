@@ -180,6 +180,53 @@ describe("the editor", () => {
   });
 });
 
+describe("the backend's copy of the buffer", () => {
+  function held(backend: ReturnType<typeof setup>, path = PATH) {
+    return [...backend.buffers.values()].find((buffer) => buffer.path === path);
+  }
+
+  it("receives only the change of a keystroke, and the whole text again after a lost update", async () => {
+    const backend = setup();
+    await openSkill("csv");
+    await waitFor(() => expect(held(backend)?.text).toBe(GOOD));
+    const at = GOOD.indexOf("csv");
+    type(at, at + 3, "Bad_Name");
+    await screen.findByTestId("problem", {}, { timeout: 2000 });
+    expect(backend.calls.filter((call) => call.startsWith("openBuffer"))).toHaveLength(1);
+    expect(backend.calls.some((call) => call.startsWith("editBuffer"))).toBe(true);
+    expect(backend.calls.some((call) => call.startsWith("lintBuffer"))).toBe(false);
+    expect(held(backend)?.text).toBe(view().state.sliceDoc());
+
+    // An update lost on the way: the backend's copy is at another version than the editor believes.
+    held(backend)!.version += 5;
+    const fixedAt = view().state.sliceDoc().indexOf("Bad_Name");
+    type(fixedAt, fixedAt + 8, "good-name");
+    await waitFor(() => expect(screen.queryByTestId("problem")).toBeNull(), { timeout: 2000 });
+    expect(backend.calls.filter((call) => call.startsWith("openBuffer"))).toHaveLength(2);
+    expect(held(backend)?.text).toBe(view().state.sliceDoc());
+    await waitFor(() => expect(document.querySelector(".cm-lintRange-error")).toBeNull());
+  });
+
+  it("follows a reload of their version, and saving still writes the editor's text", async () => {
+    const backend = setup();
+    await openSkill("csv");
+    type(GOOD.length, GOOD.length, "Mine\n");
+    backend.files.set(PATH, GOOD.replace("name: csv", "name: Theirs"));
+    backend.emit({ kind: "files_changed", paths: [PATH] });
+    await screen.findByTestId("conflict-banner");
+    await fireEvent.click(screen.getByTestId("conflict-reload-theirs"));
+    await waitFor(() => expect(held(backend)?.text).toBe(GOOD.replace("name: csv", "name: Theirs")));
+    expect((await screen.findByTestId("problem", {}, { timeout: 2000 })).dataset.code).toBe("SF001");
+    undo(view());
+    await waitFor(() => expect(held(backend)?.text).toBe(`${GOOD}Mine\n`));
+    await waitFor(() => expect(screen.queryByTestId("problem")).toBeNull(), { timeout: 2000 });
+    // The backend's copy plays no part in saving: a different text there changes nothing on disk.
+    held(backend)!.text = "not the editor's text";
+    await fireEvent.keyDown(window, { key: "s", ctrlKey: true });
+    await waitFor(() => expect(backend.files.get(PATH)).toBe(`${GOOD}Mine\n`));
+  });
+});
+
 describe("leaving unsaved work", () => {
   it("asks before opening another workspace, and stays when cancelled", async () => {
     const backend = setup();

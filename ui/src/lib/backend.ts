@@ -5,8 +5,11 @@ import { commands, events, type AppError, type ProfileId, type WorkspaceEvent } 
 export type {
   AppError,
   Applicability,
+  BufferAnswer,
   BufferLint,
+  BufferReply,
   EditorDiagnostic,
+  EditorEdit,
   EditorFix,
   FileLint,
   ProfileId,
@@ -82,6 +85,9 @@ export interface Backend
     | "openExternal"
     | "refreshWorkspace"
     | "lintBuffer"
+    | "openBuffer"
+    | "editBuffer"
+    | "closeBuffer"
     | "lintWorkspace"
     | "ruleDocumentation"
     | "createSkill"
@@ -120,6 +126,9 @@ export const tauriBackend: Backend = {
   openExternal: commands.openExternal,
   refreshWorkspace: commands.refreshWorkspace,
   lintBuffer: commands.lintBuffer,
+  openBuffer: commands.openBuffer,
+  editBuffer: commands.editBuffer,
+  closeBuffer: commands.closeBuffer,
   lintWorkspace: commands.lintWorkspace,
   ruleDocumentation: commands.ruleDocumentation,
   createSkill: commands.createSkill,

@@ -3,9 +3,9 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirro
 import { markdown } from "@codemirror/lang-markdown";
 import { yamlFrontmatter } from "@codemirror/lang-yaml";
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
-import { linter, lintGutter, lintKeymap, type Action, type Diagnostic } from "@codemirror/lint";
+import { lintGutter, lintKeymap, setDiagnostics, type Action, type Diagnostic } from "@codemirror/lint";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
-import { EditorState, type Extension, type Text } from "@codemirror/state";
+import { EditorState, Prec, type Extension, type Text, type TransactionSpec } from "@codemirror/state";
 import {
   EditorView,
   drawSelection,
@@ -17,25 +17,23 @@ import {
   type ViewUpdate,
 } from "@codemirror/view";
 import type { EditorDiagnostic, EditorFix } from "./backend";
-import { OffsetMap, detectLineSeparator } from "./offsets";
+import { detectLineSeparator, type Offsets } from "./offsets";
 
 /** What the editor needs from the rest of the app for one file. */
 export interface EditorHooks {
-  /** Lints the text; null when linting failed or the answer is stale. */
-  lint(path: string, text: string): Promise<EditorDiagnostic[] | null>;
   save(path: string): void;
   showRule(rule: string): void;
   changed(path: string, update: ViewUpdate): void;
+  /** A key went down in the editor, at `time` (performance.now() time), for the keystroke timing. */
+  keydown(time: number): void;
 }
 
 /** One lint answer, kept so a quick fix applies only to the text it was computed for. */
 export interface LintedText {
   doc: Text;
-  map: OffsetMap;
+  map: Offsets;
   diagnostics: EditorDiagnostic[];
 }
-
-export const LINT_DELAY_MS = 30;
 
 export function isSkillFile(path: string): boolean {
   return path === "SKILL.md" || path.endsWith("/SKILL.md") || path.endsWith("\\SKILL.md");
@@ -72,8 +70,17 @@ export function createEditorState(path: string, text: string, readOnly: boolean,
     yamlFrontmatter({ content: markdown() }),
     // Wrapping lays out a whole line; without it CodeMirror renders only the visible part of a huge line.
     longestLine(text) <= WRAP_LIMIT ? EditorView.lineWrapping : [],
-    // Only a SKILL.md is linted; other bundled files (references, scripts) are plain text to the engine.
-    isSkillFile(path) ? [lintGutter(), skillLinter(path, hooks)] : [],
+    // Only a SKILL.md is linted (the store pushes the findings); other bundled files (references, scripts) are
+    // plain text to the engine.
+    isSkillFile(path) ? lintGutter() : [],
+    Prec.highest(
+      EditorView.domEventHandlers({
+        keydown: (event) => {
+          hooks.keydown(eventTime(event));
+          return false;
+        },
+      }),
+    ),
     keymap.of([
       {
         key: "Mod-s",
@@ -94,22 +101,25 @@ export function createEditorState(path: string, text: string, readOnly: boolean,
   return EditorState.create({ doc: text, extensions });
 }
 
-function skillLinter(path: string, hooks: EditorHooks): Extension {
-  return linter(
-    async (view) => {
-      const state = view.state;
-      const fileText = state.sliceDoc();
-      const diagnostics = await hooks.lint(path, fileText);
-      if (!diagnostics || view.state.doc !== state.doc) return [];
-      const map = new OffsetMap(fileText, state.lineBreak === "\r\n" ? "\r\n" : "\n");
-      return toCodeMirror(diagnostics, map, state.doc, hooks);
-    },
-    { delay: LINT_DELAY_MS },
-  );
+/** When the event happened, in performance.now() time; the handler's own time if the engine stamps otherwise. */
+function eventTime(event: Event): number {
+  const now = performance.now();
+  const stamp = event.timeStamp;
+  return stamp > 0 && stamp <= now && now - stamp < 1000 ? stamp : now;
+}
+
+/** The transaction that shows the engine's findings for `state`'s text as squiggles and gutter markers. */
+export function showDiagnostics(
+  state: EditorState,
+  list: EditorDiagnostic[],
+  map: Offsets,
+  hooks: Pick<EditorHooks, "showRule">,
+): TransactionSpec {
+  return setDiagnostics(state, toCodeMirror(list, map, state.doc, hooks));
 }
 
 /** The quick-fix edits as one CodeMirror change set, in editor positions. */
-export function fixChanges(fix: EditorFix, map: OffsetMap) {
+export function fixChanges(fix: EditorFix, map: Offsets) {
   return fix.edits.map((edit) => ({ from: map.toPosition(edit.from), to: map.toPosition(edit.to), insert: edit.insert }));
 }
 
@@ -120,7 +130,7 @@ export function applyFix(view: EditorView, fix: EditorFix, linted: Pick<LintedTe
   return true;
 }
 
-function toCodeMirror(list: EditorDiagnostic[], map: OffsetMap, doc: Text, hooks: EditorHooks): Diagnostic[] {
+function toCodeMirror(list: EditorDiagnostic[], map: Offsets, doc: Text, hooks: Pick<EditorHooks, "showRule">): Diagnostic[] {
   const linted = { doc, map };
   return list.map((item) => {
     const from = Math.min(map.toPosition(item.from), doc.length);

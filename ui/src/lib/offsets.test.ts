@@ -1,6 +1,6 @@
 import { EditorState } from "@codemirror/state";
 import { describe, expect, it } from "vitest";
-import { OffsetMap, detectLineSeparator } from "./offsets";
+import { DocOffsets, OffsetMap, detectLineSeparator } from "./offsets";
 
 function editorState(text: string): EditorState {
   return EditorState.create({ doc: text, extensions: EditorState.lineSeparator.of(detectLineSeparator(text)) });
@@ -62,5 +62,23 @@ describe("OffsetMap", () => {
     expect(map.toPosition(2)).toBe(2);
     expect(map.toPosition(3)).toBe(2);
     expect(map.toPosition(4)).toBe(3);
+  });
+});
+
+describe("DocOffsets", () => {
+  it.each([
+    ["LF", "---\nname: a\n---\nbody\n"],
+    ["CRLF", "---\r\nname: a\r\n---\r\nbody\r\n"],
+    ["BOM, CRLF and astral characters", "\uFEFF---\r\nname: 😀\r\n\r\n😀😀\r\nend"],
+    ["a lone LF in a CRLF file", "a\r\nb\nc\r\n"],
+  ])("agrees with OffsetMap at every offset and position (%s)", (_label, text) => {
+    const state = editorState(text);
+    const separator = detectLineSeparator(text);
+    const scanned = new OffsetMap(text, separator);
+    const asked = new DocOffsets(state.doc, separator);
+    for (let offset = 0; offset <= text.length; offset++) expect(asked.toPosition(offset)).toBe(scanned.toPosition(offset));
+    for (let position = 0; position <= state.doc.length; position++) {
+      expect(asked.toOffset(position)).toBe(scanned.toOffset(position));
+    }
   });
 });

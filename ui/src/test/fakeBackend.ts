@@ -71,6 +71,8 @@ export interface FakeBackendOptions {
 export interface FakeBackend extends Backend {
   calls: string[];
   files: Map<string, string>;
+  /** The editor's buffers as the backend holds them, by id; a test may change one behind the editor's back. */
+  buffers: Map<number, { path: string; text: string; version: number }>;
   /** Sends a workspace event to the UI, as the watcher would. */
   emit(event: WorkspaceEvent): void;
 }
@@ -129,6 +131,8 @@ export function fakeLint(text: string, profiles: ProfileId[]): BufferLint {
 export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
   const calls: string[] = [];
   const files = new Map(Object.entries(options.files ?? {}));
+  const buffers = new Map<number, { path: string; text: string; version: number }>();
+  let nextBuffer = 0;
   const listeners = new Set<(event: WorkspaceEvent) => void>();
   let recent: RecentList = options.recent ?? { folders: [], problem: null };
   const missing = (what: string): Result<never> => ({
@@ -139,6 +143,7 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
   return {
     calls,
     files,
+    buffers,
     emit: (event) => listeners.forEach((listener) => listener(event)),
     initialWorkspace: async () => {
       calls.push("initialWorkspace");
@@ -218,6 +223,31 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     lintBuffer: async (path, text, profiles) => {
       calls.push(`lintBuffer ${path} ${profiles.join(",")}`);
       return ok(fakeLint(text, profiles));
+    },
+    openBuffer: async (path, text, profiles) => {
+      calls.push(`openBuffer ${path} ${profiles.join(",")}`);
+      for (const [id, held] of buffers) if (held.path === path) buffers.delete(id);
+      const id = ++nextBuffer;
+      buffers.set(id, { path, text, version: 0 });
+      return ok({ id, answer: { kind: "linted", version: 0, lint: fakeLint(text, profiles) }, backend_ms: 0 });
+    },
+    editBuffer: async (id, version, changes, profiles) => {
+      calls.push(`editBuffer ${id} ${version} ${profiles.join(",")}`);
+      const held = buffers.get(id);
+      if (!held || held.version !== version) {
+        const message = held ? `the buffer is at version ${held.version}, not ${version}` : `no open buffer ${id}`;
+        return ok({ id, answer: { kind: "resend", message }, backend_ms: 0 });
+      }
+      let text = held.text;
+      for (const change of [...changes].reverse()) text = text.slice(0, change.from) + change.insert + text.slice(change.to);
+      held.text = text;
+      held.version++;
+      return ok({ id, answer: { kind: "linted", version: held.version, lint: fakeLint(text, profiles) }, backend_ms: 0 });
+    },
+    closeBuffer: async (id) => {
+      calls.push(`closeBuffer ${id}`);
+      buffers.delete(id);
+      return ok(null);
     },
     lintWorkspace: async (profiles) => {
       calls.push(`lintWorkspace ${profiles.join(",")}`);
