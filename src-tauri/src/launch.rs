@@ -12,6 +12,9 @@ pub struct LaunchOptions {
     /// builtin skills are shown.
     #[arg(long, env = "SKILLFORGE_WORKSPACE", value_name = "PATH")]
     pub workspace: Vec<PathBuf>,
+    /// Folder for the app's settings (the recent folders); by default the platform's config folder.
+    #[arg(long, env = "SKILLFORGE_CONFIG_DIR", value_name = "PATH")]
+    pub config_dir: Option<PathBuf>,
 }
 
 impl LaunchOptions {

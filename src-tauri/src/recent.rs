@@ -16,9 +16,6 @@ pub const RECENT_LIMIT: usize = 10;
 /// The file's name inside the config dir.
 pub const RECENT_FILE: &str = "recent-workspaces.json";
 
-/// Overrides the config dir (tests and e2e runs use it to stay out of the real home).
-pub const CONFIG_DIR_VARIABLE: &str = "SKILLFORGE_CONFIG_DIR";
-
 const FORMAT_VERSION: u32 = 1;
 
 /// A remembered folder as the UI shows it.
@@ -80,14 +77,6 @@ impl RecentStore {
             file: None,
             unavailable: Some(reason.into()),
             lock: Mutex::new(()),
-        }
-    }
-
-    /// The config dir: the override variable when set, else the platform's app config dir.
-    pub fn config_dir(platform: Result<PathBuf, String>) -> Result<PathBuf, String> {
-        match std::env::var_os(CONFIG_DIR_VARIABLE) {
-            Some(dir) if !dir.is_empty() => Ok(PathBuf::from(dir)),
-            _ => platform,
         }
     }
 
