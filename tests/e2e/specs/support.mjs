@@ -1,5 +1,7 @@
 // Shared helpers for the e2e specs: start the app on a workspace, poll for a state, save screenshots.
+import { mkdtempSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { remote } from "webdriverio";
 
@@ -16,8 +18,21 @@ export const fixtureWorkspace = path.join(repo, "tests/fixtures/e2e-workspace");
 export const STATE_TIMEOUT_MS = 20_000;
 const POLL_INTERVAL_MS = 100;
 
-/** Starts the real app through tauri-driver, opened on `workspace`. */
-export async function launch(workspace) {
+// The app remembers recent folders in its config folder; every run gets its own, never the real home's.
+let runConfigDir;
+function defaultConfigDir() {
+  runConfigDir ??= mkdtempSync(path.join(tmpdir(), "skillforge-e2e-config-"));
+  return runConfigDir;
+}
+
+/**
+ * Starts the real app through tauri-driver, opened on `workspace` (a folder, or a list of folders opened side by
+ * side; none shows the builtin skills). `configDir` is where it keeps its settings (a folder private to this run
+ * unless given).
+ */
+export async function launch(workspace, { configDir = defaultConfigDir() } = {}) {
+  const folders = workspace === undefined ? [] : [workspace].flat();
+  const args = [...folders.flatMap((folder) => ["--workspace", folder]), "--config-dir", configDir];
   return remote({
     hostname: "127.0.0.1",
     port: Number(required("E2E_WEBDRIVER_PORT")),
@@ -25,7 +40,7 @@ export async function launch(workspace) {
     connectionRetryCount: 0,
     capabilities: {
       alwaysMatch: {
-        "tauri:options": { application: required("E2E_APP"), args: ["--workspace", workspace] },
+        "tauri:options": { application: required("E2E_APP"), args },
       },
     },
   });

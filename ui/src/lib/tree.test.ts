@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { skill } from "../test/fakeBackend";
-import { buildTree, countsBySkill, limitTree, shownCount, skillFolder, skillNameProblem } from "./tree";
+import {
+  buildForest,
+  buildTree,
+  countsBySkill,
+  forestCount,
+  insideRoot,
+  limitForest,
+  limitTree,
+  rootOf,
+  shownCount,
+  skillFolder,
+  skillNameProblem,
+} from "./tree";
 
 const root = "/work/skills";
 const skills = [
@@ -66,6 +78,47 @@ describe("limitTree", () => {
     expect(limited.flatMap((group) => group.skills.map((entry) => entry.skill.name))).toEqual(["alpha", "zeta"]);
     expect(shownCount(limitTree(tree, 3))).toBe(3);
     expect(limitTree(tree, 0)).toEqual([]);
+  });
+});
+
+describe("buildForest", () => {
+  const a = { path: "/work/a", label: "a" };
+  const nested = { path: "/work/a/inner", label: "inner" };
+  const b = { path: "/work/b", label: "b" };
+  const forestSkills = [skill("two", "", "/work/b"), skill("one", "", "/work/a"), skill("deep", "", "/work/a/inner")];
+  const none = { text: "", onlyProblems: false };
+
+  it("makes one tree per opened folder, in the order opened, and an empty folder stays listed", () => {
+    const forest = buildForest(forestSkills, [b, a, { path: "/work/empty", label: "empty" }], new Map(), none);
+    expect(forest.map((tree) => [tree.root?.label, tree.total])).toEqual([
+      ["b", 1],
+      ["a", 2],
+      ["empty", 0],
+    ]);
+    expect(forest[1].groups.flatMap((group) => group.skills.map((entry) => entry.folder))).toEqual(["one", "inner/deep"]);
+    expect(forestCount(forest)).toBe(3);
+  });
+
+  it("puts a skill in the deepest folder that holds it", () => {
+    expect(rootOf("/work/a/inner/deep/SKILL.md", [a, nested])).toBe(nested);
+    expect(rootOf("/work/ab/x/SKILL.md", [a])).toBeNull();
+    expect(insideRoot("/work/a", "/work/a")).toBe(true);
+    expect(insideRoot("/work/ab", "/work/a")).toBe(false);
+  });
+
+  it("keeps builtin skills, outside every folder, in a tree of their own", () => {
+    const builtin = [{ name: "b", description: "d", location: "package:skillforge/skills/b/SKILL.md" }];
+    const forest = buildForest(builtin, [], new Map(), none);
+    expect(forest).toHaveLength(1);
+    expect(forest[0].root).toBeNull();
+    expect(forest[0].groups[0].skills[0].folder).toBe("package:skillforge/skills/b");
+  });
+
+  it("limits across folders in order", () => {
+    const forest = buildForest(forestSkills, [b, a], new Map(), none);
+    const limited = limitForest(forest, 2);
+    expect(forestCount(limited)).toBe(2);
+    expect(limited.map((tree) => shownCount(tree.groups))).toEqual([1, 1]);
   });
 });
 

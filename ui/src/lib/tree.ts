@@ -1,5 +1,5 @@
 // The workspace tree: skills grouped by the folder that holds them, with problem counts and filters.
-import type { Skill } from "./backend";
+import type { RootView, Skill } from "./backend";
 import { displayLocation } from "./catalog";
 
 export interface ProblemCounts {
@@ -117,6 +117,65 @@ export function limitTree(groups: TreeGroup[], limit: number): TreeGroup[] {
 
 export function shownCount(groups: TreeGroup[]): number {
   return groups.reduce((sum, group) => sum + group.skills.length, 0);
+}
+
+/** The skills of one opened folder (or of no folder: the builtin skills), grouped as [`buildTree`] groups them. */
+export interface RootTree {
+  root: RootView | null;
+  groups: TreeGroup[];
+  /** Every skill of the folder, shown or not. */
+  total: number;
+}
+
+/** Whether `path` is `root` or lies below it. */
+export function insideRoot(path: string, root: string): boolean {
+  if (path === root) return true;
+  const prefix = root.endsWith("/") || root.endsWith("\\") ? root : `${root}/`;
+  return path.startsWith(prefix);
+}
+
+/** The opened folder that holds `path`: the deepest one, as the backend's path guard decides. */
+export function rootOf(path: string, roots: RootView[]): RootView | null {
+  let found: RootView | null = null;
+  for (const root of roots) {
+    if (insideRoot(path, root.path) && (!found || root.path.length > found.path.length)) found = root;
+  }
+  return found;
+}
+
+/** One tree per opened folder, in the order they were opened; skills outside every folder (builtin) come last. */
+export function buildForest(
+  skills: Skill[],
+  roots: RootView[],
+  counts: Map<string, ProblemCounts>,
+  filter: TreeFilter,
+): RootTree[] {
+  const byRoot = new Map<RootView | null, Skill[]>(roots.map((root) => [root, []]));
+  for (const skill of skills) {
+    const root = rootOf(skill.location, roots);
+    const list = byRoot.get(root) ?? [];
+    list.push(skill);
+    byRoot.set(root, list);
+  }
+  return [...byRoot.entries()].map(([root, list]) => ({
+    root,
+    groups: buildTree(list, root?.path ?? null, counts, filter),
+    total: list.length,
+  }));
+}
+
+/** The first `limit` skills of the forest, in order, keeping their folders and groups. */
+export function limitForest(forest: RootTree[], limit: number): RootTree[] {
+  let left = limit;
+  return forest.map((tree) => {
+    const groups = limitTree(tree.groups, Math.max(left, 0));
+    left -= shownCount(groups);
+    return { ...tree, groups };
+  });
+}
+
+export function forestCount(forest: RootTree[]): number {
+  return forest.reduce((sum, tree) => sum + shownCount(tree.groups), 0);
 }
 
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;

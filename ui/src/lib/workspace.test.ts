@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { WorkspaceStore } from "./workspace.svelte";
-import { deferred, failure, fakeBackend, ok, skill, workspaceView } from "../test/fakeBackend";
+import { WorkspaceStore, belongsTo, workspaceKey } from "./workspace.svelte";
+import { deferred, failure, fakeBackend, ok, rootsView, skill, workspaceView } from "../test/fakeBackend";
 import type { AppError, Result, WorkspaceView } from "./backend";
 
 describe("WorkspaceStore", () => {
@@ -85,5 +85,84 @@ describe("WorkspaceStore", () => {
     await store.loadInitial();
     expect(store.status).toBe("error");
     expect(store.error?.code).toBe("internal");
+  });
+
+  it("adds a folder beside the open one and closes it again", async () => {
+    const backend = fakeBackend({
+      initial: ok(rootsView({ "/work/a": ["alpha"] })),
+      pick: ok("/work/b"),
+      add: () => ok(rootsView({ "/work/a": ["alpha"], "/work/b": ["beta"] })),
+      remove: () => ok(rootsView({ "/work/b": ["beta"] })),
+    });
+    const store = new WorkspaceStore(backend);
+    await store.loadInitial();
+    await store.addFolder();
+    expect(store.roots.map((root) => root.label)).toEqual(["a", "b"]);
+    expect(store.skills.map((s) => s.name)).toEqual(["alpha", "beta"]);
+    await store.closeRoot("/work/a");
+    expect(store.roots.map((root) => root.path)).toEqual(["/work/b"]);
+    expect(backend.calls).toEqual([
+      "initialWorkspace",
+      "pickWorkspaceFolder",
+      "addWorkspaceRoot /work/b",
+      "removeWorkspaceRoot /work/a",
+    ]);
+  });
+
+  it("keeps the open folders and says why when a folder cannot be added", async () => {
+    const refused: AppError = { code: "invalid_input", message: "/work/a/x: already open as part of /work/a" };
+    const store = new WorkspaceStore(
+      fakeBackend({ initial: ok(rootsView({ "/work/a": ["alpha"] })), add: () => failure(refused) }),
+    );
+    await store.loadInitial();
+    await store.addPath("/work/a/x");
+    expect(store.status).toBe("ready");
+    expect(store.problem).toEqual(refused);
+    expect(store.skills.map((s) => s.name)).toEqual(["alpha"]);
+  });
+
+  it("opens the folder instead of adding it while the builtin skills are shown", async () => {
+    const backend = fakeBackend({
+      initial: ok(workspaceView([skill("builtin", "", "package:skillforge/skills")], { root: null, read_only: true })),
+      open: (path) => ok(rootsView({ [path]: ["mine"] })),
+    });
+    const store = new WorkspaceStore(backend);
+    await store.loadInitial();
+    expect(store.roots).toEqual([]);
+    await store.addPath("/work/mine");
+    expect(backend.calls).toEqual(["initialWorkspace", "openWorkspace /work/mine"]);
+    expect(store.roots.map((root) => root.path)).toEqual(["/work/mine"]);
+  });
+
+  it("shows the recent folders after a load, even a failed one, and forgets one on request", async () => {
+    const recent = {
+      folders: [
+        { path: "/work/a", label: "a", missing: false },
+        { path: "/gone", label: "gone", missing: true },
+      ],
+      problem: null,
+    };
+    const backend = fakeBackend({ initial: failure({ code: "not_found", message: "/nope: no such folder" }), recent });
+    const store = new WorkspaceStore(backend);
+    await store.loadInitial();
+    expect(store.status).toBe("error");
+    expect(store.recent.folders.map((folder) => [folder.label, folder.missing])).toEqual([
+      ["a", false],
+      ["gone", true],
+    ]);
+    await store.forgetRecent("/gone");
+    expect(store.recent.folders.map((folder) => folder.path)).toEqual(["/work/a"]);
+    expect(backend.calls).toContain("forgetRecentWorkspace /gone");
+  });
+
+  it("tells workspaces apart by their folders and knows which files belong to one", () => {
+    const two = rootsView({ "/work/a": [], "/work/b": [] });
+    const builtin = workspaceView([], { root: null, label: "Builtin skills", read_only: true });
+    expect(workspaceKey(two)).not.toBe(workspaceKey(rootsView({ "/work/a": [] })));
+    expect(workspaceKey(builtin)).toBe("builtin:Builtin skills");
+    expect(belongsTo("/work/b/x/SKILL.md", two)).toBe(true);
+    expect(belongsTo("/work/bc/x/SKILL.md", two)).toBe(false);
+    expect(belongsTo("package:skillforge/skills/x/SKILL.md", builtin)).toBe(true);
+    expect(belongsTo("/work/a/x/SKILL.md", builtin)).toBe(false);
   });
 });
