@@ -602,7 +602,7 @@ impl preview::BundledFiles for NoBundledFiles {
 }
 
 fn builtin_view(state: &AppState) -> WorkspaceView {
-    state.replace_session(Session::default());
+    state.replace_session(Session::builtin());
     WorkspaceView {
         root: None,
         roots: Vec::new(),
@@ -757,9 +757,16 @@ async fn catalog_session(state: &AppState) -> Result<Arc<CatalogSession>, AppErr
     if let Some(catalog) = cached {
         return Ok(catalog);
     }
+    let builtin = state.is_builtin();
     let catalog = blocking({
         let roots = roots.clone();
-        move || Ok(Arc::new(CatalogSession::open(roots.as_slice())))
+        move || {
+            Ok(Arc::new(if builtin {
+                CatalogSession::builtin()
+            } else {
+                CatalogSession::open(roots.as_slice())
+            }))
+        }
     })
     .await?;
     state.keep_catalog(&roots, catalog.clone());
@@ -820,6 +827,28 @@ mod workspace_tests {
         let view = workspace_view(&roots, report);
         assert_eq!(view.roots.len(), 2);
         assert_eq!(view.root.as_deref(), Some(view.roots[0].path.as_str()));
+    }
+
+    #[test]
+    fn previews_of_the_builtin_view_read_the_builtin_skills() {
+        let state = AppState::default();
+        let view = builtin_view(&state);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        let catalog = runtime.block_on(catalog_session(&state)).expect("catalog");
+        assert!(catalog.is_builtin());
+        let preview = catalog.preview(CatalogDialect::Nagents, &CatalogLimits::default(), &[]);
+        let names: Vec<&str> = preview.entries.iter().map(|e| e.name.as_str()).collect();
+        let listed: Vec<&str> = view.report.skills.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, listed);
+        assert!(preview.text.contains(builtin::LOCATION_PREFIX));
+
+        // Opening folders afterwards leaves the builtin skills behind.
+        state.set_roots(Vec::new(), LintSession::default(), |_| None);
+        assert!(!state.is_builtin());
+        let catalog = runtime.block_on(catalog_session(&state)).expect("catalog");
+        assert!(!catalog.is_builtin());
     }
 
     #[test]

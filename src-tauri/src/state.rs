@@ -30,6 +30,18 @@ pub struct Session {
     /// Every client's view of the workspace, read on the first preview and dropped when the files
     /// change, so a keystroke re-reads only the edited buffers.
     pub catalog: Option<Arc<CatalogSession>>,
+    /// The builtin skills are shown (read-only, no roots): previews read the embedded skills.
+    pub builtin: bool,
+}
+
+impl Session {
+    /// The read-only view of the builtin skills.
+    pub fn builtin() -> Self {
+        Self {
+            builtin: true,
+            ..Self::default()
+        }
+    }
 }
 
 impl AppState {
@@ -72,6 +84,14 @@ impl AppState {
         self.session
             .lock()
             .map(|session| (session.roots.clone(), session.catalog.clone()))
+            .unwrap_or_default()
+    }
+
+    /// Whether the builtin skills are shown instead of folders.
+    pub fn is_builtin(&self) -> bool {
+        self.session
+            .lock()
+            .map(|session| session.builtin)
             .unwrap_or_default()
     }
 
@@ -122,6 +142,7 @@ impl AppState {
             watchers,
             lint: Arc::new(lint),
             catalog: None,
+            builtin: false,
         };
     }
 }
@@ -266,5 +287,49 @@ mod tests {
         assert!(state.cached_catalog().1.is_some(), "stale snapshot applied");
         state.replace_lint_session(&[path("/work/a")], LintSession::default());
         assert!(state.cached_catalog().1.is_none());
+    }
+}
+
+#[cfg(test)]
+mod memory_probe {
+    fn rss() -> u64 {
+        std::fs::read_to_string("/proc/self/status")
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("VmRSS"))
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    #[ignore]
+    fn probe() {
+        use std::collections::HashMap;
+        let roots = vec![std::path::PathBuf::from("/tmp/ws5000")];
+        eprintln!("start {}", rss());
+        let report = skillforge_core::workspace::scan(&roots).unwrap();
+        eprintln!("after scan {}", rss());
+        let lint = skillforge_core::editor::LintSession::open(&roots).unwrap();
+        eprintln!("after lint session {}", rss());
+        let view = serde_json::to_string(&report).unwrap();
+        eprintln!("after view json {} ({} bytes)", rss(), view.len());
+        drop(view);
+        let linted = lint.lint_workspace(&HashMap::new(), &[skillforge_core::lint::ProfileId::Spec]);
+        eprintln!("after lint_workspace {}", rss());
+        let json = serde_json::to_string(&linted).unwrap();
+        eprintln!("after lint json {} ({} bytes)", rss(), json.len());
+        drop(json);
+        drop(linted);
+        eprintln!("after drop {}", rss());
+        let events = std::sync::Arc::new(crate::events::testing::CapturedEvents::default());
+        let watcher = crate::watcher::WorkspaceWatcher::start(&roots[0], events).unwrap();
+        eprintln!("after watcher {}", rss());
+        let catalog = skillforge_core::catalog::session::CatalogSession::open(&roots);
+        eprintln!("after catalog {}", rss());
+        drop((watcher, catalog, lint, report));
     }
 }
