@@ -1,5 +1,6 @@
 // What the model sees, in the real window: the nagents manifest at a lowered budget against the CLI byte for byte,
-// the load cut marker, the playground's two explicit activations against `skillforge simulate`, and a trigger run.
+// the load cut marker, the playground's two explicit activations against `skillforge simulate`, a trigger run, and
+// the builtin skills' manifest against `skillforge manifest --builtin`.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -224,5 +225,23 @@ describe("what the model sees", { timeout: 300_000 }, () => {
       { query: rows[1][0], should_trigger: false },
       { query: rows[2][0], should_trigger: false },
     ]);
+  });
+
+  it("previews the builtin skills as nagents' builtin source lists them", async () => {
+    const expected = run("manifest", "--builtin");
+    await browser.$('[data-testid="open-builtin"]').click();
+    // Typing and undoing earlier may count as an edit: drop it rather than save.
+    const discard = browser.$('[data-testid="confirm-discard"]');
+    if (await discard.isExisting()) await discard.click();
+    await openPreviews(browser, "catalog");
+    await setNumber(browser, "catalog-manifest-tokens-number", 10000);
+    const shown = await waitFor(
+      browser,
+      "the builtin skills' manifest",
+      () => textOf(browser, "catalog-text"),
+      (text) => text === expected,
+    );
+    assert.equal(shown, expected, "the preview equals `skillforge manifest --builtin` byte for byte");
+    await screenshot(browser, "previews-builtin");
   });
 });
