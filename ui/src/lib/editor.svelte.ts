@@ -48,9 +48,13 @@ function lineBreakOf(state: EditorState): "\r\n" | "\n" {
 }
 
 /** Runs `then` once the current changes are on screen: a task queued from the next frame runs after its paint. */
-function afterPaint(then: () => void): void {
-  if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(then, 0));
-  else setTimeout(then, 0);
+function afterPaint(then: (frameAt: number) => void): void {
+  if (typeof requestAnimationFrame === "function") {
+    requestAnimationFrame(() => {
+      const frameAt = performance.now();
+      setTimeout(() => then(frameAt), 0);
+    });
+  } else setTimeout(() => then(performance.now()), 0);
 }
 
 export interface Compare {
@@ -71,6 +75,11 @@ export const TIMING = {
   lintEngine: "lint-engine",
   /** Handing the findings to CodeMirror (squiggles and gutter markers drawn into the DOM). */
   lintDispatch: "lint-dispatch",
+  /** From the key event to sending the change that carries it (CodeMirror's input handling, update listeners). */
+  keystrokeToSend: "keystroke-to-send",
+  /** From the answer's arrival to the next frame, and from that frame's start to after its paint. */
+  answerToFrame: "answer-to-frame",
+  frameToPaint: "frame-to-paint",
   workspaceLint: "workspace-lint",
 } as const;
 
@@ -456,15 +465,18 @@ export class EditorStore {
     this.bufferDiagnostics = diagnostics;
     const keystrokes = this.#keystrokes;
     this.#keystrokes = [];
-    afterPaint(() => {
+    afterPaint((frameAt) => {
       const painted = performance.now();
       try {
+        performance.measure(TIMING.answerToFrame, { start: answer.answeredAt, end: frameAt });
+        performance.measure(TIMING.frameToPaint, { start: frameAt, end: painted });
         performance.measure(TIMING.lintBackend, { start: answer.sentAt, end: answer.answeredAt });
         performance.measure(TIMING.lintEngine, { start: answer.sentAt, duration: answer.backendMs });
         performance.measure(TIMING.lintDispatch, { start: dispatching, end: dispatched });
         performance.measure(TIMING.lintRoundTrip, { start: answer.sentAt, end: painted });
         for (const keystroke of keystrokes) {
           performance.measure(TIMING.keystrokeToSquiggles, { start: keystroke, end: painted });
+          if (keystroke <= answer.sentAt) performance.measure(TIMING.keystrokeToSend, { start: keystroke, end: answer.sentAt });
         }
       } catch {
         // Timings are for the benchmark only; an engine without User Timing Level 3 just has none.
