@@ -72,7 +72,7 @@ export class BufferSync {
     this.#lineBreak = options.lineBreak;
   }
 
-  /** The editor applied `changes`, turning `before` into `after`. */
+  /** The editor applies `changes`, turning `before` into `after`; when idle, the change leaves at once. */
   changed(changes: ChangeSet, before: Text, after: Text): void {
     if (!this.#whole && before === this.#doc) {
       this.#changes = this.#changes ? this.#changes.compose(changes) : changes;
@@ -82,7 +82,9 @@ export class BufferSync {
     }
     this.#doc = after;
     this.#resends = 0;
-    this.#schedule();
+    if (this.#busy) return;
+    // At once rather than after the editor's update: the request travels while the editor redraws.
+    void this.#send();
   }
 
   /** The text was replaced by other means than a change (a new editor state): send it whole. */

@@ -5,7 +5,7 @@ import { yamlFrontmatter } from "@codemirror/lang-yaml";
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, lintKeymap, setDiagnostics, type Action, type Diagnostic } from "@codemirror/lint";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
-import { EditorState, Prec, type Extension, type Text, type TransactionSpec } from "@codemirror/state";
+import { EditorState, Prec, type ChangeSet, type Extension, type Text, type TransactionSpec } from "@codemirror/state";
 import {
   EditorView,
   drawSelection,
@@ -24,6 +24,11 @@ export interface EditorHooks {
   save(path: string): void;
   showRule(rule: string): void;
   changed(path: string, update: ViewUpdate): void;
+  /**
+   * The text is about to change (the transaction exists, the editor has not updated yet): so that the change can
+   * leave for the linter while the editor redraws.
+   */
+  changing(path: string, changes: ChangeSet, before: Text, after: Text): void;
   /** A key went down in the editor, at `time` (performance.now() time), for the keystroke timing. */
   keydown(time: number): void;
 }
@@ -97,6 +102,10 @@ export function createEditorState(path: string, text: string, readOnly: boolean,
       indentWithTab,
     ]),
     EditorView.updateListener.of((update) => hooks.changed(path, update)),
+    EditorState.transactionExtender.of((transaction) => {
+      if (transaction.docChanged) hooks.changing(path, transaction.changes, transaction.startState.doc, transaction.newDoc);
+      return null;
+    }),
   ];
   return EditorState.create({ doc: text, extensions });
 }

@@ -132,6 +132,7 @@ export class EditorStore {
       save: (path) => void this.save(path),
       showRule: (rule) => void this.showRule(rule),
       changed: (path, update) => this.#changed(path, update),
+      changing: (path, changes, before, after) => this.document(path)?.sync?.changed(changes, before, after),
       keydown: (time) => {
         this.#keydownAt = time;
       },
@@ -388,12 +389,7 @@ export class EditorStore {
         annotations: isolateHistory.of("full"),
       };
       if (this.activePath === doc.path && this.#view) this.#view.dispatch(spec);
-      else {
-        // No view listens to a hidden document: tell its buffer directly.
-        const transaction = doc.state.update(spec);
-        doc.sync?.changed(transaction.changes, doc.state.doc, transaction.state.doc);
-        doc.state = transaction.state;
-      }
+      else doc.state = doc.state.update(spec).state;
     }
     doc.savedDoc = doc.state.doc;
     doc.fingerprint = fingerprint;
@@ -425,7 +421,6 @@ export class EditorStore {
     if (!update.docChanged) return;
     doc.dirty = !update.state.doc.eq(doc.savedDoc);
     this.edits++;
-    doc.sync?.changed(update.changes, update.startState.doc, update.state.doc);
     if (path === this.activePath && update.transactions.some((tr) => tr.isUserEvent("input") || tr.isUserEvent("delete"))) {
       // From the key event when there was one just before (typing); otherwise (paste, drop) from now.
       const now = performance.now();
