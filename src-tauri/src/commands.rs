@@ -339,6 +339,7 @@ async fn show_roots(
             }
         }
     });
+    state::release_freed_memory_soon();
     Ok(workspace_view(&roots, report))
 }
 
@@ -387,6 +388,7 @@ pub async fn refresh_workspace(state: State<'_, AppState>) -> Result<WorkspaceVi
     })
     .await?;
     state.replace_lint_session(&roots, lint);
+    state::release_freed_memory_soon();
     Ok(workspace_view(&roots, report))
 }
 
@@ -499,7 +501,9 @@ pub async fn lint_workspace(
         return blocking(move || Ok(lint_builtin(&profiles))).await;
     }
     let session = state.lint_session();
-    blocking(move || Ok(session.lint_workspace(&HashMap::new(), &profiles))).await
+    let linted = blocking(move || Ok(session.lint_workspace(&HashMap::new(), &profiles))).await;
+    state::release_freed_memory_soon();
+    linted
 }
 
 /// The builtin skills linted one by one, as the editor lints them when one is opened.

@@ -1,6 +1,7 @@
 //! State shared by the commands.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use skillforge_core::catalog::session::CatalogSession;
@@ -147,6 +148,38 @@ impl AppState {
     }
 }
 
+/// Hands the memory a scan or a workspace lint freed back to the system, a moment after the answer was sent.
+///
+/// Those passes allocate tens of megabytes for a few thousand skills and free them all; the allocator keeps the
+/// pages otherwise, so the app would hold its peak for good. Calls within the delay share one release.
+pub fn release_freed_memory_soon() {
+    static PENDING: AtomicBool = AtomicBool::new(false);
+    if PENDING.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    // The delay lets the answer be serialized and sent first: its copies are freed by then too.
+    tauri::async_runtime::spawn_blocking(|| {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        PENDING.store(false, Ordering::Release);
+        release_freed_memory();
+    });
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn release_freed_memory() {
+    extern "C" {
+        fn malloc_trim(pad: usize) -> std::ffi::c_int;
+    }
+    // SAFETY: glibc's malloc_trim takes no pointers and only returns free heap pages to the kernel; it is
+    // thread-safe (it locks each arena it trims).
+    unsafe {
+        malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn release_freed_memory() {}
+
 /// The roots after adding `root` (absolute, checked): unchanged when it is open already; refused when
 /// it lies inside an open root or contains one, since its skills would then be found twice.
 pub fn roots_with(open: &[PathBuf], root: PathBuf) -> Result<Vec<PathBuf>, AppError> {
@@ -287,49 +320,5 @@ mod tests {
         assert!(state.cached_catalog().1.is_some(), "stale snapshot applied");
         state.replace_lint_session(&[path("/work/a")], LintSession::default());
         assert!(state.cached_catalog().1.is_none());
-    }
-}
-
-#[cfg(test)]
-mod memory_probe {
-    fn rss() -> u64 {
-        std::fs::read_to_string("/proc/self/status")
-            .unwrap()
-            .lines()
-            .find(|l| l.starts_with("VmRSS"))
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .parse()
-            .unwrap()
-    }
-
-    #[test]
-    #[ignore]
-    fn probe() {
-        use std::collections::HashMap;
-        let roots = vec![std::path::PathBuf::from("/tmp/ws5000")];
-        eprintln!("start {}", rss());
-        let report = skillforge_core::workspace::scan(&roots).unwrap();
-        eprintln!("after scan {}", rss());
-        let lint = skillforge_core::editor::LintSession::open(&roots).unwrap();
-        eprintln!("after lint session {}", rss());
-        let view = serde_json::to_string(&report).unwrap();
-        eprintln!("after view json {} ({} bytes)", rss(), view.len());
-        drop(view);
-        let linted = lint.lint_workspace(&HashMap::new(), &[skillforge_core::lint::ProfileId::Spec]);
-        eprintln!("after lint_workspace {}", rss());
-        let json = serde_json::to_string(&linted).unwrap();
-        eprintln!("after lint json {} ({} bytes)", rss(), json.len());
-        drop(json);
-        drop(linted);
-        eprintln!("after drop {}", rss());
-        let events = std::sync::Arc::new(crate::events::testing::CapturedEvents::default());
-        let watcher = crate::watcher::WorkspaceWatcher::start(&roots[0], events).unwrap();
-        eprintln!("after watcher {}", rss());
-        let catalog = skillforge_core::catalog::session::CatalogSession::open(&roots);
-        eprintln!("after catalog {}", rss());
-        drop((watcher, catalog, lint, report));
     }
 }
