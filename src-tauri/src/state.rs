@@ -309,6 +309,36 @@ mod tests {
     }
 
     #[test]
+    fn files_of_every_open_root_are_reachable_and_nothing_else() {
+        let first = tempfile::tempdir().expect("temporary directory");
+        let second = tempfile::tempdir().expect("temporary directory");
+        let outside = tempfile::tempdir().expect("temporary directory");
+        for directory in [&first, &second, &outside] {
+            std::fs::write(directory.path().join("SKILL.md"), "text").expect("write");
+        }
+        let state = AppState::default();
+        state.set_roots(
+            vec![first.path().to_path_buf(), second.path().to_path_buf()],
+            LintSession::default(),
+            |_| None,
+        );
+        let roots = state.roots();
+        assert!(roots.read_text(&first.path().join("SKILL.md")).is_ok());
+        assert!(roots.read_text(&second.path().join("SKILL.md")).is_ok());
+        assert!(roots.read_text(&outside.path().join("SKILL.md")).is_err());
+        // Closing a root closes its files too.
+        state.set_roots(
+            vec![second.path().to_path_buf()],
+            LintSession::default(),
+            |_| None,
+        );
+        assert!(state
+            .roots()
+            .read_text(&first.path().join("SKILL.md"))
+            .is_err());
+    }
+
+    #[test]
     fn a_lint_snapshot_of_other_roots_is_dropped() {
         let state = AppState::default();
         state.set_roots(vec![path("/work/a")], LintSession::default(), |_| None);
