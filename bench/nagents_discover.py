@@ -1,4 +1,5 @@
-"""Time one nagents directory discovery of a tree; prints seconds and the skill count."""
+"""Time nagents' directory discovery of a tree: prints the best of several runs in seconds (as
+the engine's figure is the best of as many) and the skill count."""
 
 import asyncio
 import sys
@@ -6,7 +7,12 @@ import time
 
 from nagents.skills import DirectorySkillDiscoverer
 
+RUNS = 5
+
 discoverer = DirectorySkillDiscoverer([sys.argv[1]], max_entries=10_000_000, max_depth=16)
-start = time.perf_counter()
-skills = asyncio.run(discoverer.discover())
-print(f"{time.perf_counter() - start:.6f} {len(skills)}")
+best = float("inf")
+for _ in range(RUNS):
+    start = time.perf_counter()
+    skills = asyncio.run(discoverer.discover())
+    best = min(best, time.perf_counter() - start)
+print(f"{best:.6f} {len(skills)}")

@@ -1,14 +1,16 @@
 //! Discovery and manifest timings on one tree, for `bench/run.sh`.
 //!
-//! Usage: bench_discovery ROOT. Prints `key seconds` lines: the best of several warm runs of the
-//! engine's walk and of `find ROOT -name SKILL.md`, and the mean manifest render time.
+//! Usage: bench_discovery ROOT. Prints `key value` lines: the best of several warm runs of the
+//! engine's discovery (what a client awaits: the walk and the catalog, as nagents' `discover()`
+//! times it), on the default threads and on one thread, and of `find ROOT -name SKILL.md`; and
+//! the mean manifest render time.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use skillforge_core::catalog::{partition, render_skill_manifest};
-use skillforge_core::discovery::{DirectoryOptions, DirectorySource};
+use skillforge_core::discovery::{DirectoryOptions, DirectorySource, SkillSource};
 
 const RUNS: usize = 5;
 
@@ -29,9 +31,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .nth(1)
             .ok_or("usage: bench_discovery ROOT")?,
     );
-    let source = DirectorySource::new([&root], DirectoryOptions::new(10_000_000, 16)?);
+    let runtime = tokio::runtime::Builder::new_current_thread().build()?;
+    let options = DirectoryOptions::new(10_000_000, 16)?;
+    let source = DirectorySource::new([&root], options);
+    let one_thread = DirectorySource::new([&root], options.with_threads(1));
     let mut found = 0;
-    let engine = best(|| found = source.walk().found.len());
+    let mut failure = None;
+    let mut discover = |source: &DirectorySource| match runtime.block_on(source.discover()) {
+        Ok(skills) => found = skills.len(),
+        Err(error) => failure = Some(error),
+    };
+    let engine = best(|| discover(&source));
+    let engine_one_thread = best(|| discover(&one_thread));
+    if let Some(error) = failure {
+        return Err(error.into());
+    }
     let find = best(|| {
         let _ = Command::new("find")
             .arg(&root)
@@ -48,7 +62,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let manifest = start.elapsed() / renders;
     println!("skills {found}");
+    println!(
+        "threads {}",
+        std::thread::available_parallelism()
+            .map_or(1, |threads| threads.get())
+            .min(skillforge_core::discovery::directory::MAX_WALK_THREADS)
+    );
     println!("engine_seconds {:.6}", engine.as_secs_f64());
+    println!(
+        "engine_one_thread_seconds {:.6}",
+        engine_one_thread.as_secs_f64()
+    );
     println!("find_seconds {:.6}", find.as_secs_f64());
     println!("manifest_seconds {:.9}", manifest.as_secs_f64());
     println!("manifest_bytes {}", bytes / renders as usize);

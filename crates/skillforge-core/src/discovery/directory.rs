@@ -8,18 +8,20 @@
 //! `O_NONBLOCK` so that a FIFO named SKILL.md cannot stall discovery.
 //!
 //! Where the walk can be faster than nagents without changing any result, it is: the directory
-//! stays open while its children are walked (nagents reopens the chain from `/` each time), and
-//! the entry type reported by the directory listing is trusted, with a `stat` only when the
-//! file system does not report it.
+//! stays open while its children are walked (nagents reopens the chain from `/` each time), the
+//! entry type reported by the directory listing is trusted, with a `stat` only when the file
+//! system does not report it, and idle cores walk subdirectories while the walk goes on, their
+//! findings put back in nagents' order (see `Shared` for when that is allowed).
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::ffi::{CStr, OsStr, OsString};
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::{Arc, Condvar, Mutex};
 
 use async_trait::async_trait;
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir};
@@ -39,11 +41,14 @@ pub const MAX_DIAGNOSTICS: usize = 20;
 const DIAGNOSTIC_PART_CHARS: usize = 300;
 const SKILL_FILE: &str = "SKILL.md";
 
-/// The walk's bounds: entries (directories included) across all roots, and depth below a root.
+/// The walk's bounds: entries (directories included) across all roots, and depth below a root;
+/// and how many threads may walk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DirectoryOptions {
     max_entries: usize,
     max_depth: usize,
+    /// 0: the available cores, at most [`MAX_WALK_THREADS`].
+    threads: usize,
 }
 
 impl Default for DirectoryOptions {
@@ -51,6 +56,7 @@ impl Default for DirectoryOptions {
         Self {
             max_entries: 10_000,
             max_depth: 16,
+            threads: 0,
         }
     }
 }
@@ -64,7 +70,14 @@ impl DirectoryOptions {
         Ok(Self {
             max_entries: usize::try_from(max_entries).unwrap_or(usize::MAX),
             max_depth: usize::try_from(max_depth).unwrap_or(usize::MAX),
+            threads: 0,
         })
+    }
+
+    /// How many threads may walk: 1 walks on the calling thread only; 0 (the default) uses the
+    /// available cores, at most [`MAX_WALK_THREADS`]. The result is the same either way.
+    pub fn with_threads(self, threads: usize) -> Self {
+        Self { threads, ..self }
     }
 
     pub fn max_entries(&self) -> usize {
@@ -280,15 +293,189 @@ struct Entry {
 
 /// The buffer `getdents64` fills: a few hundred entries, so most directories list in one call.
 const LISTING_BUFFER_BYTES: usize = 32 * 1024;
+/// Threads a walk uses at most unless told otherwise; listing directories is kernel work that
+/// stops scaling early.
+pub const MAX_WALK_THREADS: usize = 4;
 
-struct Walker<'roots> {
+/// What a walk produces, in nagents' order.
+#[derive(Debug)]
+enum Event {
+    Found(Skill),
+    Diagnostic(String),
+    /// A subdirectory handed to another thread; its walk's own log goes here.
+    Deferred(usize),
+}
+
+/// One walk's events. Each log keeps at most [`MAX_DIAGNOSTICS`] diagnostics: however logs are
+/// put together, nagents' first twenty are among them.
+#[derive(Debug, Default)]
+struct Log {
+    events: Vec<Event>,
+    diagnostics: usize,
+}
+
+impl Log {
+    /// `diagnose()`: at most 20, each `"{path[:300]}: {error[:300]}"`.
+    fn diagnose(&mut self, path: &[u8], error: &str) {
+        if self.diagnostics < MAX_DIAGNOSTICS {
+            self.diagnostics += 1;
+            let path = String::from_utf8_lossy(path);
+            self.events.push(Event::Diagnostic(format!(
+                "{}: {}",
+                python::char_prefix(&path, DIAGNOSTIC_PART_CHARS),
+                python::char_prefix(error, DIAGNOSTIC_PART_CHARS)
+            )));
+        }
+    }
+}
+
+/// Puts a walk's logs back together in nagents' order: each deferred walk where it was
+/// deferred. `None` when a deferred walk left no log.
+fn assemble(main: Log, mut deferred: Vec<Option<Log>>) -> Option<Survey> {
+    let mut survey = Survey::default();
+    let mut stack = vec![main.events.into_iter()];
+    while let Some(events) = stack.last_mut() {
+        match events.next() {
+            None => {
+                stack.pop();
+            }
+            Some(Event::Found(skill)) => survey.found.push(skill),
+            Some(Event::Diagnostic(text)) => {
+                if survey.diagnostics.len() < MAX_DIAGNOSTICS {
+                    survey.diagnostics.push(text);
+                }
+            }
+            Some(Event::Deferred(index)) => {
+                let log = deferred.get_mut(index)?.take()?;
+                stack.push(log.events.into_iter());
+            }
+        }
+    }
+    Some(survey)
+}
+
+/// A directory opened by one thread for another to walk.
+struct Task {
+    index: usize,
+    path: Vec<u8>,
+    depth: usize,
+    directory: OwnedFd,
+}
+
+#[derive(Default)]
+struct Queue {
+    tasks: VecDeque<Task>,
+    /// Logs of deferred walks, by task index; `None` until the walk is done.
+    logs: Vec<Option<Log>>,
+    /// Walks in progress, the walk of the roots included.
+    busy: usize,
+    sleeping: usize,
+}
+
+/// What the threads of a parallel walk share.
+///
+/// A parallel walk ignores the entry budget while it runs and counts every entry instead. Its
+/// result is nagents' only when the budget never bites: when fewer entries exist than
+/// `max_entries` (with exactly as many, the budget reaches zero and nagents stops opening
+/// directories). The walk is abandoned as soon as the count reaches the budget, so it never
+/// costs more than that many entries before the walk starts again on one thread, in order.
+struct Shared {
+    max_entries: usize,
+    entries: AtomicUsize,
+    abandoned: AtomicBool,
+    /// Hand a subdirectory to the other threads while fewer than this many wait.
+    eager_below: usize,
+    waiting: AtomicUsize,
+    queue: Mutex<Queue>,
+    ready: Condvar,
+}
+
+impl Shared {
+    fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
+        // The queue holds plain data; a panic elsewhere cannot leave it half-written.
+        self.queue
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn count(&self, entries: usize) {
+        let before = self.entries.fetch_add(entries, AtomicOrdering::Relaxed);
+        if before.saturating_add(entries) >= self.max_entries {
+            self.abandoned.store(true, AtomicOrdering::Relaxed);
+        }
+    }
+
+    fn abandoned(&self) -> bool {
+        self.abandoned.load(AtomicOrdering::Relaxed)
+    }
+
+    fn wants_work(&self) -> bool {
+        self.waiting.load(AtomicOrdering::Relaxed) < self.eager_below
+    }
+
+    fn defer(&self, path: Vec<u8>, depth: usize, directory: OwnedFd) -> usize {
+        let mut queue = self.queue();
+        let index = queue.logs.len();
+        queue.logs.push(None);
+        queue.tasks.push_back(Task {
+            index,
+            path,
+            depth,
+            directory,
+        });
+        self.waiting
+            .store(queue.tasks.len(), AtomicOrdering::Relaxed);
+        if queue.sleeping > 0 {
+            self.ready.notify_one();
+        }
+        index
+    }
+
+    /// The next directory to walk, waiting while other walks may still defer one; `None` when
+    /// all is done.
+    fn next_task(&self) -> Option<Task> {
+        let mut queue = self.queue();
+        loop {
+            if let Some(task) = queue.tasks.pop_front() {
+                queue.busy += 1;
+                self.waiting
+                    .store(queue.tasks.len(), AtomicOrdering::Relaxed);
+                return Some(task);
+            }
+            if queue.busy == 0 {
+                return None;
+            }
+            queue.sleeping += 1;
+            queue = self
+                .ready
+                .wait(queue)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            queue.sleeping -= 1;
+        }
+    }
+
+    fn finish(&self, index: Option<usize>, log: Log) {
+        let mut queue = self.queue();
+        if let Some(slot) = index.and_then(|index| queue.logs.get_mut(index)) {
+            *slot = Some(log);
+        }
+        queue.busy -= 1;
+        if queue.busy == 0 && queue.tasks.is_empty() {
+            self.ready.notify_all();
+        }
+    }
+}
+
+struct Walker<'a> {
     options: DirectoryOptions,
-    roots: &'roots [PathBuf],
+    roots: &'a [PathBuf],
     remaining: usize,
     /// Walked directories that are roots or lie above one. nagents remembers every directory
     /// it walks, but only these can be reached a second time (see `is_on_root_path`).
     visited: HashSet<Vec<u8>>,
-    survey: Survey,
+    log: Log,
+    /// Set in a parallel walk.
+    shared: Option<&'a Shared>,
     /// The path of the directory or entry at hand, as bytes; names are pushed and popped.
     path: Vec<u8>,
     /// Names and entries of every directory on the current branch, the innermost last.
@@ -298,35 +485,123 @@ struct Walker<'roots> {
 }
 
 fn walk_roots(roots: &[PathBuf], options: DirectoryOptions) -> Survey {
-    let mut walker = Walker {
-        options,
-        roots,
-        remaining: options.max_entries,
-        visited: HashSet::new(),
-        survey: Survey::default(),
-        path: Vec::new(),
-        names: Vec::new(),
-        entries: Vec::new(),
-        listing: vec![MaybeUninit::uninit(); LISTING_BUFFER_BYTES],
+    let threads = match options.threads {
+        0 => std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(MAX_WALK_THREADS),
+        threads => threads,
     };
-    for root in roots {
-        if walker.remaining == 0 {
-            break;
-        }
-        walker.path.clear();
-        walker.path.extend_from_slice(root.as_os_str().as_bytes());
-        if walker.first_visit(true) {
-            let opened = open_directory_chain(root);
-            walker.walk(0, true, opened);
-        }
-    }
-    walker.survey
+    walk_roots_on(roots, options, threads, threads)
 }
 
-impl Walker<'_> {
+/// Walks on `threads` threads when the entry budget allows it, on one thread otherwise.
+fn walk_roots_on(
+    roots: &[PathBuf],
+    options: DirectoryOptions,
+    threads: usize,
+    eager_below: usize,
+) -> Survey {
+    if threads > 1 {
+        if let Some(survey) = walk_in_parallel(roots, options, threads, eager_below) {
+            return survey;
+        }
+    }
+    let mut walker = Walker::new(roots, options, None);
+    walker.walk_roots();
+    // One thread defers nothing, so every event is in this one log.
+    assemble(walker.log, Vec::new()).unwrap_or_default()
+}
+
+/// The walk of the roots hands subdirectories that lie below every root to idle threads while
+/// it goes on; the logs are put back together in nagents' order.
+fn walk_in_parallel(
+    roots: &[PathBuf],
+    options: DirectoryOptions,
+    threads: usize,
+    eager_below: usize,
+) -> Option<Survey> {
+    let shared = Shared {
+        max_entries: options.max_entries,
+        entries: AtomicUsize::new(0),
+        abandoned: AtomicBool::new(false),
+        eager_below,
+        waiting: AtomicUsize::new(0),
+        queue: Mutex::new(Queue {
+            busy: 1,
+            ..Queue::default()
+        }),
+        ready: Condvar::new(),
+    };
+    let main = std::thread::scope(|scope| {
+        for _ in 1..threads {
+            // Without another thread the walk is only slower.
+            let _ = std::thread::Builder::new()
+                .spawn_scoped(scope, || Walker::new(roots, options, Some(&shared)).work());
+        }
+        let mut walker = Walker::new(roots, options, Some(&shared));
+        walker.walk_roots();
+        let main = std::mem::take(&mut walker.log);
+        shared.finish(None, Log::default());
+        walker.work();
+        main
+    });
+    if shared.abandoned() {
+        return None;
+    }
+    let logs = std::mem::take(&mut shared.queue().logs);
+    assemble(main, logs)
+}
+
+impl<'a> Walker<'a> {
+    fn new(roots: &'a [PathBuf], options: DirectoryOptions, shared: Option<&'a Shared>) -> Self {
+        Self {
+            options,
+            roots,
+            // A parallel walk counts entries in `shared` instead.
+            remaining: if shared.is_some() {
+                usize::MAX
+            } else {
+                options.max_entries
+            },
+            visited: HashSet::new(),
+            log: Log::default(),
+            shared,
+            path: Vec::new(),
+            names: Vec::new(),
+            entries: Vec::new(),
+            listing: vec![MaybeUninit::uninit(); LISTING_BUFFER_BYTES],
+        }
+    }
+
+    fn walk_roots(&mut self) {
+        for root in self.roots {
+            if self.remaining == 0 {
+                break;
+            }
+            self.path.clear();
+            self.path.extend_from_slice(root.as_os_str().as_bytes());
+            if self.first_visit(true) {
+                let opened = open_directory_chain(root);
+                self.walk(0, true, opened);
+            }
+        }
+    }
+
+    /// Walks deferred directories until there are none left.
+    fn work(&mut self) {
+        let Some(shared) = self.shared else {
+            return;
+        };
+        while let Some(task) = shared.next_task() {
+            self.path = task.path;
+            self.walk(task.depth, false, Ok(task.directory));
+            shared.finish(Some(task.index), std::mem::take(&mut self.log));
+        }
+    }
+
     /// Records a diagnostic about the path at hand.
     fn diagnose(&mut self, error: &str) {
-        diagnose(&mut self.survey, &self.path, error);
+        self.log.diagnose(&self.path, error);
     }
 
     /// nagents' `visited` check. A directory below every root on the way to it can only be
@@ -362,6 +637,9 @@ impl Walker<'_> {
 
     /// Walks the directory at `self.path`, already opened (or not) by the caller.
     fn walk(&mut self, depth: usize, on_root_path: bool, opened: Result<OwnedFd, String>) {
+        if self.shared.is_some_and(Shared::abandoned) {
+            return;
+        }
         let directory = match opened {
             Ok(directory) => directory,
             Err(error) => return self.diagnose(&error),
@@ -383,7 +661,11 @@ impl Walker<'_> {
             self.names.truncate(names_base);
             self.remaining = 0;
         }
-        self.remaining -= self.entries.len() - base;
+        let listed = self.entries.len() - base;
+        self.remaining -= listed;
+        if let Some(shared) = self.shared {
+            shared.count(listed);
+        }
         let names = &self.names;
         self.entries[base..].sort_by(|a, b| compare_names(names, a, b));
         let directory_length = self.path.len();
@@ -401,7 +683,16 @@ impl Walker<'_> {
                         let on_root_path = on_root_path && self.is_on_root_path();
                         if self.first_visit(on_root_path) {
                             let opened = open_child_directory(&directory, self.name(entry));
-                            self.walk(depth + 1, on_root_path, opened);
+                            match (self.shared, opened) {
+                                // Directories below every root can be walked by anyone.
+                                (Some(shared), Ok(child))
+                                    if !on_root_path && shared.wants_work() =>
+                                {
+                                    let index = shared.defer(self.path.clone(), depth + 1, child);
+                                    self.log.events.push(Event::Deferred(index));
+                                }
+                                (_, opened) => self.walk(depth + 1, on_root_path, opened),
+                            }
                         }
                     } else {
                         self.diagnose("discovery depth/entry limit reached");
@@ -422,7 +713,7 @@ impl Walker<'_> {
                                 .map_err(|error| error.to_string())
                         });
                     match result {
-                        Ok(skill) => self.survey.found.push(skill),
+                        Ok(skill) => self.log.events.push(Event::Found(skill)),
                         Err(error) => self.diagnose(&error),
                     }
                 }
@@ -439,7 +730,7 @@ impl Walker<'_> {
     fn list(&mut self, directory: &OwnedFd, base: usize) -> Result<bool, String> {
         let Self {
             remaining,
-            survey,
+            log,
             path,
             names,
             entries,
@@ -467,7 +758,7 @@ impl Walker<'_> {
                 }
                 entry_path.extend_from_slice(bytes);
                 let message = python::os_error(errno.raw_os_error(), Some(&shown));
-                diagnose(survey, &entry_path, &message);
+                log.diagnose(&entry_path, &message);
                 Kind::Other
             });
             let start = names.len();
@@ -480,18 +771,6 @@ impl Walker<'_> {
             });
         }
         Ok(false)
-    }
-}
-
-/// `diagnose()`: at most 20, each `"{path[:300]}: {error[:300]}"`.
-fn diagnose(survey: &mut Survey, path: &[u8], error: &str) {
-    if survey.diagnostics.len() < MAX_DIAGNOSTICS {
-        let path = String::from_utf8_lossy(path);
-        survey.diagnostics.push(format!(
-            "{}: {}",
-            python::char_prefix(&path, DIAGNOSTIC_PART_CHARS),
-            python::char_prefix(error, DIAGNOSTIC_PART_CHARS)
-        ));
     }
 }
 
@@ -674,6 +953,102 @@ mod tests {
         assert_eq!(kind(c"gone", FileType::Directory), Ok(Kind::Directory));
         assert_eq!(kind(c"gone", FileType::Symlink), Ok(Kind::Other));
         assert_eq!(kind(c"gone", FileType::Fifo), Ok(Kind::Other));
+    }
+
+    /// A tree with skills at several depths, broken skills (more than twenty diagnostics),
+    /// links, a FIFO, an empty directory and names that are not UTF-8.
+    fn varied_tree(root: &Path) {
+        let write = |path: &Path, text: &str| {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).ok();
+            }
+            std::fs::write(path, text).ok();
+        };
+        for group in 0..4 {
+            for index in 0..11 {
+                let directory = root.join(format!("group-{group}/skill-{group}-{index}"));
+                let text = if index % 2 == 0 {
+                    format!("---\nname: s{group}x{index}\ndescription: d\n---\nbody\n")
+                } else {
+                    // Unterminated frontmatter: a diagnostic.
+                    "---\nname: broken\n".to_string()
+                };
+                write(&directory.join("SKILL.md"), &text);
+                write(&directory.join("references/guide.md"), "guide");
+                write(
+                    &directory.join("references/deeper/SKILL.md"),
+                    "# Nested\n\nA nested skill.\n",
+                );
+            }
+        }
+        std::fs::create_dir_all(root.join("empty")).ok();
+        std::fs::create_dir_all(root.join(OsStr::from_bytes(b"caf\xe9"))).ok();
+        write(
+            &root.join(OsStr::from_bytes(b"caf\xe9/SKILL.md")),
+            "Latin-1 folder.\n",
+        );
+        std::os::unix::fs::symlink(root.join("group-0"), root.join("group-link")).ok();
+        let _ = rustix::fs::mknodat(
+            rustix::fs::CWD,
+            root.join("group-1/SKILL.md"),
+            FileType::Fifo,
+            Mode::from_raw_mode(0o644),
+            0,
+        );
+    }
+
+    #[test]
+    fn parallel_walks_find_what_one_thread_finds() {
+        let Ok(temp) = tempfile::tempdir() else {
+            return;
+        };
+        let root = temp.path().join("root");
+        varied_tree(&root);
+        let everything = DirectoryOptions::new(1_000_000, 16).unwrap_or_default();
+        let alone = walk_roots_on(std::slice::from_ref(&root), everything, 1, 1);
+        // The folder that is not UTF-8 gives no valid name, so a diagnostic.
+        assert_eq!(alone.found.len(), 4 * 6 + 4 * 11);
+        assert_eq!(alone.diagnostics.len(), MAX_DIAGNOSTICS);
+        // 273 entries: with a budget of one more the parallel walk stands; with exactly that
+        // many, nagents' budget reaches zero, so the parallel walk gives way.
+        let single = std::slice::from_ref(&root);
+        let budget = |max_entries| DirectoryOptions {
+            max_entries,
+            ..everything
+        };
+        assert_eq!(
+            walk_in_parallel(single, budget(274), 2, usize::MAX).as_ref(),
+            Some(&alone)
+        );
+        assert_eq!(walk_in_parallel(single, budget(273), 2, usize::MAX), None);
+        let root_sets = [
+            vec![root.clone()],
+            vec![root.join("group-1"), root.clone()],
+            vec![root.clone(), root.join("group-2/skill-2-0"), root.clone()],
+        ];
+        for roots in &root_sets {
+            for max_depth in [0, 2, 16] {
+                // Budgets from one entry to more than the tree holds, every one near its size
+                // (273 entries): the parallel walk is valid only below the budget, abandoned
+                // and redone on one thread otherwise.
+                let budgets = (1..=12).chain((13..260).step_by(17)).chain(268..=278);
+                for max_entries in budgets.chain([1_000_000]) {
+                    let options = DirectoryOptions {
+                        max_entries,
+                        max_depth,
+                        threads: 0,
+                    };
+                    let expected = walk_roots_on(roots, options, 1, 1);
+                    for (threads, eager_below) in [(2, 2), (2, usize::MAX), (4, 1)] {
+                        assert_eq!(
+                            walk_roots_on(roots, options, threads, eager_below),
+                            expected,
+                            "{roots:?} {max_entries} {max_depth} {threads} {eager_below}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
