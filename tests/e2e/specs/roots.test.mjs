@@ -5,7 +5,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fixtureWorkspace, launch, listedSkills, quit, repo, screenshot, waitFor } from "./support.mjs";
+import {
+  copyFixture,
+  fixtureWorkspace,
+  launch,
+  listedSkills,
+  quit,
+  removeCopy,
+  repo,
+  screenshot,
+  waitFor,
+} from "./support.mjs";
 
 const secondWorkspace = path.join(repo, "tests/fixtures/editor-workspace");
 
@@ -111,5 +121,37 @@ describe("several folders open at once", { timeout: 180_000 }, () => {
       () => browser.$('[data-testid="workspace-label"]').getText(),
       (text) => text === path.basename(secondWorkspace),
     );
+  });
+
+  it("marks a recent folder that vanished, and removes it from the list on request", async () => {
+    const copy = await copyFixture("e2e-workspace");
+    try {
+      await quit(browser);
+      browser = await launch(copy, { configDir });
+      await waitFor(browser, "the copied folder open", () => listedSkills(browser), (skills) => skills.length > 0);
+      await quit(browser);
+      await removeCopy(copy);
+      browser = await launch(undefined, { configDir });
+      const recent = await waitFor(
+        browser,
+        "the vanished folder marked in the recent list",
+        () => recentFolders(browser),
+        (folders) => folders.some((folder) => folder.path === copy && folder.missing),
+      );
+      assert.equal(recent[0].path, copy, "the most recent folder comes first");
+      const entry = `[data-testid="recent-start"] [data-testid="recent-folder"][data-path="${copy}"]`;
+      assert.equal(await browser.$(`${entry} [data-testid="recent-open"]`).isEnabled(), false);
+      await browser.execute((selector) => document.querySelector(selector)?.scrollIntoView(), entry);
+      await screenshot(browser, "roots-recent-missing");
+      await browser.$(`${entry} [data-testid="recent-forget"]`).click();
+      await waitFor(
+        browser,
+        "the vanished folder gone from the list",
+        () => recentFolders(browser),
+        (folders) => folders.length > 0 && !folders.some((folder) => folder.path === copy),
+      );
+    } finally {
+      await removeCopy(copy);
+    }
   });
 });
