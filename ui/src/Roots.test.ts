@@ -71,4 +71,33 @@ describe("several folders", () => {
     await waitFor(() => expect(document.querySelector(".cm-content")?.textContent).toContain("name: alpha"));
     expect(backend.files.get("/work/b/beta/SKILL.md")).toBe(TEXT);
   });
+
+  it("adds a recent folder from the toolbar's Recent menu", async () => {
+    const backend = fakeBackend({
+      initial: ok(rootsView({ "/work/a": ["alpha"] })),
+      add: (path) => ok(rootsView({ "/work/a": ["alpha"], [path]: ["gamma"] })),
+      recent: {
+        folders: [
+          { path: "/work/c", label: "c", missing: false },
+          { path: "/gone", label: "gone", missing: true },
+        ],
+        problem: "/config/recent-workspaces.json: not a valid list of recent workspaces",
+      },
+    });
+    render(App, { backend });
+    await screen.findAllByTestId("skill-item");
+    const menu = within(screen.getByTestId("recent-menu"));
+    expect((await menu.findByTestId("recent-problem")).textContent).toContain("not a valid list");
+    const entries = await menu.findAllByTestId("recent-folder");
+    expect(entries.map((entry) => [entry.dataset.path, entry.dataset.missing])).toEqual([
+      ["/work/c", "false"],
+      ["/gone", "true"],
+    ]);
+    expect((within(entries[1]).getByTestId("recent-add") as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.click(within(entries[0]).getByTestId("recent-add"));
+    await waitFor(() => expect(backend.calls).toContain("addWorkspaceRoot /work/c"));
+    await waitFor(() =>
+      expect(screen.getAllByTestId("tree-root").map((group) => group.dataset.rootPath)).toEqual(["/work/a", "/work/c"]),
+    );
+  });
 });
