@@ -100,4 +100,17 @@ describe("several folders", () => {
       expect(screen.getAllByTestId("tree-root").map((group) => group.dataset.rootPath)).toEqual(["/work/a", "/work/c"]),
     );
   });
+
+  it("lets the author choose which folder a new skill goes into", async () => {
+    const backend = setup();
+    await screen.findAllByTestId("tree-root");
+    await fireEvent.click(screen.getByTestId("new-skill"));
+    const folder = (await screen.findByTestId("new-skill-root")) as HTMLSelectElement;
+    expect(Array.from(folder.options, (option) => option.value)).toEqual(["/work/a", "/work/b"]);
+    expect(folder.value).toBe("/work/a");
+    await fireEvent.change(folder, { target: { value: "/work/b" } });
+    await fireEvent.input(screen.getByTestId("new-skill-name"), { target: { value: "delta" } });
+    await fireEvent.click(screen.getByTestId("new-skill-create"));
+    await waitFor(() => expect(backend.calls).toContain("createSkill /work/b delta false false"));
+  });
 });
