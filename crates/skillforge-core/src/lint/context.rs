@@ -103,6 +103,8 @@ pub struct SkillContext<'a> {
     pub source: &'a str,
     /// Lines as YAML reads them: LF, CRLF and a lone CR each end one.
     pub lines: SourceLines,
+    /// Whether the text holds a `\r` anywhere (most files do not, and the line-ending rules stop there).
+    pub has_carriage_return: bool,
     pub layout: Result<Layout, LayoutError>,
     /// `None` when there is no frontmatter block to parse.
     pub yaml: Option<Result<Option<Node>, YamlError>>,
@@ -136,6 +138,7 @@ impl<'a> SkillContext<'a> {
             file,
             source,
             lines,
+            has_carriage_return: source.contains('\r'),
             layout,
             yaml,
             repaired,
@@ -221,9 +224,11 @@ impl<'a> SkillContext<'a> {
     /// The line terminator the file uses, so fixes insert lines that match: CRLF when any line ends so,
     /// a lone CR when that is the only kind of line break, LF otherwise.
     pub fn newline(&self) -> &'static str {
-        if self.source.contains("\r\n") {
+        if !self.has_carriage_return {
+            "\n"
+        } else if self.source.contains("\r\n") {
             "\r\n"
-        } else if self.source.contains('\r') && !self.source.contains('\n') {
+        } else if !self.source.contains('\n') {
             "\r"
         } else {
             "\n"

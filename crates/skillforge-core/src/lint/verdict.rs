@@ -110,7 +110,7 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
                 };
             }
             let location = context.file.display_path.clone();
-            match lite::parse_skill_metadata(context.source, &location, &context.file.dir_name) {
+            match nagents_metadata(context.source, &location, &context.file.dir_name) {
                 Ok(skill) if !placement.same_name_elsewhere.is_empty() => Outcome::FailsCatalog {
                     reason: format!(
                         "Duplicate skill name {} at {location}",
@@ -167,4 +167,35 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
             None => loads_from_yaml(),
         },
     }
+}
+
+/// nagents' `parse_skill_metadata` on a SKILL.md. It reads the body only for a fallback description, so
+/// when the file has a closed frontmatter block the lines up to its closing `---` give the same result,
+/// without splitting a long body into lines; only a skill left with the fallback is parsed again whole.
+fn nagents_metadata(
+    source: &str,
+    location: &str,
+    dir_name: &str,
+) -> Result<crate::skill::Skill, lite::MetadataError> {
+    if let Some(end) = nagents_frontmatter_end(source) {
+        match lite::parse_skill_metadata(&source[..end], location, dir_name) {
+            Ok(skill) if skill.description == lite::FALLBACK_DESCRIPTION => {}
+            // Every other outcome comes from the frontmatter lines alone, which the prefix holds whole.
+            result => return result,
+        }
+    }
+    lite::parse_skill_metadata(source, location, dir_name)
+}
+
+/// Where the line after nagents' closing `---` starts: line 1 strips to `---` and a later line
+/// right-strips to `---`, both at Python's `splitlines` boundaries; `None` without such a block.
+fn nagents_frontmatter_end(source: &str) -> Option<usize> {
+    let mut lines = tenxgraph::PythonLines::new(source);
+    let (first, _, _) = lines.next()?;
+    if python::strip(first) != "---" {
+        return None;
+    }
+    lines
+        .find(|(line, _, _)| python::rstrip(line) == "---")
+        .map(|(_, _, next)| next)
 }

@@ -151,6 +151,10 @@ fn suppressions(context: &SkillContext<'_>) -> Vec<Suppression> {
     let Ok(layout) = &context.layout else {
         return Vec::new();
     };
+    // One search over the block instead of one per line: almost no file has an ignore comment.
+    if !layout.yaml.slice(context.source).contains(MARKER) {
+        return Vec::new();
+    }
     let first = context.lines.line_of(layout.yaml.start());
     let last = context.lines.line_of(layout.close.start());
     let mut found = Vec::new();
@@ -323,27 +327,30 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
             });
         }
     }
-    let mut files = Vec::new();
-    let mut skipped = Vec::new();
-    for (path, symlinked_dir, symlinked_file) in found {
+    found.retain(|(path, _, _)| !config.is_ignored(path));
+    // Reading is independent per file: spread it over the cores, keeping discovery order.
+    let read = parallel_map(&found, |(path, symlinked_dir, symlinked_file)| {
         let display = path.display().to_string();
-        if config.is_ignored(&path) {
-            continue;
-        }
-        let bytes = match read_skill_bytes(&path) {
-            Ok(bytes) => bytes,
-            Err(reason) => {
-                skipped.push(Skipped {
-                    path: display,
-                    reason,
-                });
-                continue;
+        match read_skill_bytes(path) {
+            Ok(bytes) => {
+                let mut file = SkillFile::from_bytes(path.clone(), display, bytes);
+                file.placement.symlinked_dir = *symlinked_dir;
+                file.placement.symlinked_file = *symlinked_file;
+                Ok(file)
             }
-        };
-        let mut file = SkillFile::from_bytes(path, display, bytes);
-        file.placement.symlinked_dir = symlinked_dir;
-        file.placement.symlinked_file = symlinked_file;
-        files.push(file);
+            Err(reason) => Err(Skipped {
+                path: display,
+                reason,
+            }),
+        }
+    });
+    let mut files = Vec::with_capacity(read.len());
+    let mut skipped = Vec::new();
+    for result in read {
+        match result {
+            Ok(file) => files.push(file),
+            Err(skip) => skipped.push(skip),
+        }
     }
     place(&mut files);
     Ok(Collected { files, skipped })
@@ -367,7 +374,9 @@ fn read_skill_bytes(path: &Path) -> Result<Vec<u8>, String> {
             "not a regular file (a FIFO, socket or device); no client reads it".to_string(),
         );
     }
-    let mut bytes = Vec::new();
+    // Sized from the file, so the read takes one call and no regrowth (the size is a hint; the limit holds).
+    let size = usize::try_from(stat.st_size).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(size.min(MAX_FILE_BYTES as usize) + 1);
     std::fs::File::from(descriptor)
         .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -410,6 +419,7 @@ fn walk(
     if depth >= MAX_DEPTH || via_link {
         return Ok(());
     }
+    let mut children = Vec::new();
     for entry in entries {
         let name = entry.file_name();
         let name = name.to_string_lossy();
@@ -425,10 +435,25 @@ fn walk(
         };
         let path = entry.path();
         if kind.is_dir() {
-            walk(&path, depth + 1, false, found)?;
+            children.push((path, false));
         } else if kind.is_symlink() && path.is_dir() {
             // Report the linked skill, but never recurse through links: that is how cycles start.
-            walk(&path, depth + 1, true, found)?;
+            children.push((path, true));
+        }
+    }
+    if depth == 0 {
+        // Listing folders is most of a large walk and the subtrees are independent: walk the top-level
+        // folders on every core, then join their findings in name order.
+        let subtrees = parallel_map_from(2, &children, |(path, via_link)| {
+            let mut below = Vec::new();
+            walk(path, depth + 1, *via_link, &mut below).map(|()| below)
+        });
+        for subtree in subtrees {
+            found.extend(subtree?);
+        }
+    } else {
+        for (path, via_link) in &children {
+            walk(path, depth + 1, *via_link, found)?;
         }
     }
     Ok(())
@@ -441,16 +466,13 @@ pub fn place(files: &mut [SkillFile]) {
     let displays: Vec<String> = files.iter().map(|file| file.display_path.clone()).collect();
     // A lowercase `skill.md` is invisible to every client that compares names (nagents, 10xGraph, Codex
     // look for `SKILL.md` only), so it neither has nor causes a duplicate.
-    let names: Vec<Option<String>> = files
-        .iter()
-        .map(|file| {
-            if file.is_lowercase_skill_file() {
-                None
-            } else {
-                declared_name(file)
-            }
-        })
-        .collect();
+    let names: Vec<Option<String>> = parallel_map(files, |file| {
+        if file.is_lowercase_skill_file() {
+            None
+        } else {
+            declared_name(file)
+        }
+    });
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (index, name) in names.iter().enumerate() {
         if let Some(name) = name {
@@ -502,37 +524,43 @@ fn declared_name(file: &SkillFile) -> Option<String> {
 
 /// Lints every file with the real filesystem as link target probe.
 pub fn lint_files(files: &[SkillFile], options: &LintOptions) -> Vec<FileReport> {
-    // Files are independent once placed; spread them over the available cores, keeping their order.
+    // Files are independent once placed.
+    parallel_map(files, |file| lint_file(file, options, &RealFiles))
+}
+
+/// `items.iter().map(work).collect()`, spread over the available cores in contiguous parts so the results
+/// keep their order. Small inputs stay on this thread: spawning costs more than they do.
+fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    parallel_map_from(64, items, work)
+}
+
+/// [`parallel_map`] for work whose items are few but large: spread from `minimum` items on.
+fn parallel_map_from<T: Sync, R: Send>(
+    minimum: usize,
+    items: &[T],
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    if workers <= 1 || files.len() < 64 {
-        return files
-            .iter()
-            .map(|file| lint_file(file, options, &RealFiles))
-            .collect();
+    if workers <= 1 || items.len() < minimum.max(2) {
+        return items.iter().map(&work).collect();
     }
-    let chunk = files.len().div_ceil(workers);
+    let chunk = items.len().div_ceil(workers);
+    let work = &work;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = files
+        let handles: Vec<_> = items
             .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|file| lint_file(file, options, &RealFiles))
-                        .collect::<Vec<_>>()
-                })
-            })
+            .map(|part| scope.spawn(move || part.iter().map(work).collect::<Vec<_>>()))
             .collect();
-        let mut reports = Vec::with_capacity(files.len());
-        for (handle, part) in handles.into_iter().zip(files.chunks(chunk)) {
+        let mut results = Vec::with_capacity(items.len());
+        for (handle, part) in handles.into_iter().zip(items.chunks(chunk)) {
             match handle.join() {
-                Ok(mut done) => reports.append(&mut done),
-                // A panicking rule is a bug; redo that part on this thread so the report stays complete.
-                Err(_) => {
-                    reports.extend(part.iter().map(|file| lint_file(file, options, &RealFiles)))
-                }
+                Ok(mut done) => results.append(&mut done),
+                // A panic in a worker is a bug; redo that part on this thread so the result stays complete
+                // (or the panic surfaces here, where the caller sees it).
+                Err(_) => results.extend(part.iter().map(work)),
             }
         }
-        reports
+        results
     })
 }
 

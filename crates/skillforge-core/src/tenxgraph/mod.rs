@@ -51,9 +51,15 @@ pub fn split_frontmatter(content: &str) -> Split<'_> {
 }
 
 /// Python's `str.splitlines()` as a lazy iterator of `(line, its start, start of the next line)`.
-struct PythonLines<'a> {
+pub(crate) struct PythonLines<'a> {
     text: &'a str,
     at: usize,
+}
+
+impl<'a> PythonLines<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        Self { text, at: 0 }
+    }
 }
 
 impl<'a> Iterator for PythonLines<'a> {

@@ -40,8 +40,10 @@ pub fn lone_carriage_returns(text: &str) -> impl Iterator<Item = usize> + '_ {
 #[derive(Debug, Clone)]
 pub struct SourceLines {
     line_starts: Vec<usize>,
-    /// UTF-16 offset of each line start, so a position needs only its own line decoded.
+    /// UTF-16 offset of each line start, so a position needs only its own line decoded; empty when the
+    /// whole text is ASCII (then every unit is a byte and the line starts serve).
     line_starts_utf16: Vec<usize>,
+    /// Per line, whether it is ASCII; empty when the whole text is.
     ascii_lines: Vec<bool>,
     len: usize,
 }
@@ -49,28 +51,47 @@ pub struct SourceLines {
 impl SourceLines {
     pub fn new(text: &str) -> Self {
         let bytes = text.as_bytes();
-        let mut line_starts = vec![0];
-        let mut line_starts_utf16 = vec![0];
+        // Most files are ASCII and have no `\r`: then only the line starts are kept, and `find('\n')` (a
+        // vectorised byte search) finds every break.
+        let all_ascii = text.is_ascii();
+        let has_carriage_return = text.contains('\r');
+        let mut line_starts = Vec::with_capacity(text.len() / 32 + 2);
+        line_starts.push(0);
+        let mut line_starts_utf16 = Vec::new();
         let mut ascii_lines = Vec::new();
+        if !all_ascii {
+            line_starts_utf16.push(0);
+        }
         let mut utf16 = 0usize;
         let mut start = 0;
         loop {
-            let (line_end, next) = match next_break(bytes, start) {
+            let found = if has_carriage_return {
+                next_break(bytes, start)
+            } else {
+                text.get(start..)
+                    .and_then(|rest| rest.find('\n'))
+                    .map(|offset| start + offset)
+            };
+            let (line_end, next) = match found {
                 Some(at) => (at + break_len(bytes, at), Some(at + break_len(bytes, at))),
                 None => (bytes.len(), None),
             };
-            let line = text.get(start..line_end).unwrap_or("");
-            let ascii = line.is_ascii();
-            utf16 += if ascii {
-                line.len()
-            } else {
-                line.encode_utf16().count()
-            };
-            ascii_lines.push(ascii);
+            if !all_ascii {
+                let line = text.get(start..line_end).unwrap_or("");
+                let ascii = line.is_ascii();
+                utf16 += if ascii {
+                    line.len()
+                } else {
+                    line.encode_utf16().count()
+                };
+                ascii_lines.push(ascii);
+            }
             match next {
                 Some(next) => {
                     line_starts.push(next);
-                    line_starts_utf16.push(utf16);
+                    if !all_ascii {
+                        line_starts_utf16.push(utf16);
+                    }
                     start = next;
                 }
                 None => break,
@@ -112,8 +133,13 @@ impl SourceLines {
         }
         let line = self.line_of(offset);
         let line_start = self.line_starts.get(line).copied().unwrap_or(0);
-        let line_start_utf16 = self.line_starts_utf16.get(line).copied().unwrap_or(0);
-        let (chars, utf16) = if self.ascii_lines.get(line).copied().unwrap_or(false) {
+        let all_ascii = self.ascii_lines.is_empty();
+        let line_start_utf16 = if all_ascii {
+            line_start
+        } else {
+            self.line_starts_utf16.get(line).copied().unwrap_or(0)
+        };
+        let (chars, utf16) = if all_ascii || self.ascii_lines.get(line).copied().unwrap_or(false) {
             let width = offset - line_start;
             (width, width)
         } else {
@@ -196,6 +222,19 @@ mod tests {
         );
         assert_eq!(position.offset_utf16, 3 + 3);
         assert_eq!(lines.position(text, 99).line, 3);
+    }
+
+    #[test]
+    fn ascii_and_non_ascii_texts_give_the_same_positions_for_ascii_lines() {
+        for text in ["ab\ncd\r\nef\rgh", "ab\ncd\r\nef\rgh\né"] {
+            let lines = SourceLines::new(text);
+            let g = text.find('g').unwrap_or_default();
+            let position = lines.position(text, g);
+            assert_eq!(
+                (position.line, position.column, position.offset_utf16),
+                (4, 1, 10)
+            );
+        }
     }
 
     #[test]

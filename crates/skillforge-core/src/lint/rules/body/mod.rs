@@ -24,6 +24,11 @@ pub struct LocalLink {
 pub fn local_links(context: &SkillContext<'_>) -> Vec<LocalLink> {
     let body_range = context.body_range();
     let body = context.body();
+    // Without extensions, every link or image comes from a `[…]` construct (which needs `]`) or an
+    // autolink (which needs `<`): a body with neither has none, and Markdown parsing is the dearest step.
+    if !body.contains(']') && !body.contains('<') {
+        return Vec::new();
+    }
     let mut links = Vec::new();
     for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
         let destination = match &event {

@@ -34,6 +34,9 @@ crate::declare_rule! {
 }
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
+    if !context.has_carriage_return {
+        return;
+    }
     let mut breaks = lone_carriage_returns(context.source).peekable();
     let Some(first) = breaks.peek().copied() else {
         return;

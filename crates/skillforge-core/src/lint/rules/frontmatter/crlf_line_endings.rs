@@ -27,6 +27,9 @@ crate::declare_rule! {
 }
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
+    if !context.has_carriage_return {
+        return;
+    }
     let carriage_returns: Vec<usize> = context
         .source
         .match_indices("\r\n")

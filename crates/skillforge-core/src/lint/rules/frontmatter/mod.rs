@@ -66,10 +66,10 @@ pub fn lf_only_split(source: &str) -> LfOnlySplit {
 /// How Codex's split differs from the frontmatter block YAML's line model finds, when a lone `\r` is the
 /// cause: `None` when the file has no lone `\r` or Codex finds the same block.
 pub fn lf_only_difference(context: &SkillContext<'_>) -> Option<LfOnlySplit> {
-    let layout = context.layout.as_ref().ok()?;
-    if !context.selects(&[crate::lint::ProfileId::Codex]) || !context.source.contains('\r') {
+    if !context.has_carriage_return || !context.selects(&[crate::lint::ProfileId::Codex]) {
         return None;
     }
+    let layout = context.layout.as_ref().ok()?;
     crate::frontmatter::yaml::lines::lone_carriage_returns(context.source).next()?;
     match lf_only_split(context.source) {
         LfOnlySplit::Closes { at } if at == layout.close.start() => None,
