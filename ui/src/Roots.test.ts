@@ -53,6 +53,8 @@ describe("several folders", () => {
     await screen.findAllByTestId("tree-root");
     await open("alpha");
     await open("beta");
+    // With several folders, a path starts with its folder's name.
+    expect(screen.getByTestId("editor-path").textContent).toBe("b/beta/SKILL.md");
     typeAtEnd("More\n");
     await waitFor(() => expect(screen.getByTestId("editor-state").dataset.dirty).toBe("true"));
 

@@ -4,6 +4,7 @@ import {
   buildForest,
   buildTree,
   countsBySkill,
+  displayBase,
   forestCount,
   insideRoot,
   limitForest,
@@ -119,6 +120,16 @@ describe("buildForest", () => {
     const limited = limitForest(forest, 2);
     expect(forestCount(limited)).toBe(2);
     expect(limited.map((tree) => shownCount(tree.groups))).toEqual([1, 1]);
+  });
+});
+
+describe("displayBase", () => {
+  it("is the folder itself, or the folder holding all of them so each path names its own", () => {
+    expect(displayBase([{ path: "/work/a", label: "a" }], "/work/a")).toBe("/work/a");
+    expect(displayBase([], null)).toBeNull();
+    expect(displayBase([{ path: "/work/x/a", label: "a" }, { path: "/work/x/b", label: "b" }], "/work/x/a")).toBe("/work/x");
+    expect(displayBase([{ path: "/work/x/a", label: "a" }, { path: "/work/y/b", label: "b" }], "/work/x/a")).toBe("/work");
+    expect(displayBase([{ path: "/a", label: "a" }, { path: "/b", label: "b" }], "/a")).toBe("/");
   });
 });
 

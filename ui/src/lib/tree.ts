@@ -187,3 +187,18 @@ export function skillNameProblem(name: string): string | null {
   if (!NAME.test(name)) return "Use lowercase letters, digits and single hyphens between words (like csv-cleanup).";
   return null;
 }
+
+/**
+ * The folder paths are shown relative to: the open folder itself, or with several open, the folder that holds
+ * them all, so each path starts with its own folder's name (`skills-a/csv/SKILL.md`, `skills-b/csv/SKILL.md`).
+ */
+export function displayBase(roots: RootView[], root: string | null): string | null {
+  if (roots.length < 2) return root;
+  const parts = roots.map((each) => each.path.split("/").slice(0, -1));
+  const common: string[] = [];
+  for (let index = 0; parts.every((list) => index < list.length && list[index] === parts[0][index]); index++) {
+    common.push(parts[0][index]);
+  }
+  const base = common.join("/");
+  return base === "" ? "/" : base;
+}
