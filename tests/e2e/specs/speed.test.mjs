@@ -92,6 +92,19 @@ describe("editor speed on a 300 KB SKILL.md", { timeout: 300_000, skip: process.
       };
       next();
     }, path.join(workspace, "large-skill", "SKILL.md"));
+    // And of a command that carries nothing and does nothing (closing a buffer that is not open): the IPC floor.
+    const ipcSmall = await browser.executeAsync((done) => {
+      const times = [];
+      const next = () => {
+        if (times.length === 20) return done(times);
+        const start = performance.now();
+        window.__TAURI_INTERNALS__.invoke("close_buffer", { id: 0 }).then(
+          () => (times.push(performance.now() - start), next()),
+          (error) => done(String(error?.message ?? error)),
+        );
+      };
+      next();
+    });
     const figures = {
       file_bytes: 300_000,
       keystrokes: timings.keystroke.length,
@@ -111,6 +124,7 @@ describe("editor speed on a 300 KB SKILL.md", { timeout: 300_000, skip: process.
       // No debounce: a keystroke is sent at once; edits made while a request is out travel together.
       debounce_ms: 0,
       ipc_read_300kb_ms: Array.isArray(ipcRead) ? spread(ipcRead) : ipcRead,
+      ipc_empty_command_ms: Array.isArray(ipcSmall) ? spread(ipcSmall) : ipcSmall,
       build: buildOf(process.env.E2E_APP),
       load_average: (await import("node:os")).loadavg().map(round),
       launch_to_tree_ms: Math.round(launchToTree),
