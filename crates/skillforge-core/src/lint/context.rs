@@ -101,8 +101,8 @@ impl SkillFile {
 pub struct SkillContext<'a> {
     pub file: &'a SkillFile,
     pub source: &'a str,
-    /// Lines as YAML reads them: LF, CRLF and a lone CR each end one.
-    pub lines: SourceLines,
+    /// Lines as YAML reads them, indexed on first use: a clean file needs no positions at all.
+    lines: std::cell::OnceCell<SourceLines>,
     /// Whether the text holds a `\r` anywhere (most files do not, and the line-ending rules stop there).
     pub has_carriage_return: bool,
     pub layout: Result<Layout, LayoutError>,
@@ -129,9 +129,13 @@ impl<'a> SkillContext<'a> {
             .as_ref()
             .ok()
             .map(|layout| yaml::parse(source, layout.yaml));
-        let lines = SourceLines::new(source);
+        let lines = std::cell::OnceCell::new();
         let repaired = match (&layout, &yaml) {
-            (Ok(layout), Some(Err(_))) => super::repair::parse_repaired(source, &lines, layout),
+            (Ok(layout), Some(Err(_))) => super::repair::parse_repaired(
+                source,
+                lines.get_or_init(|| SourceLines::new(source)),
+                layout,
+            ),
             _ => None,
         };
         Self {
@@ -147,6 +151,11 @@ impl<'a> SkillContext<'a> {
             files,
             links: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Lines as YAML reads them: LF, CRLF and a lone CR each end one.
+    pub fn lines(&self) -> &SourceLines {
+        self.lines.get_or_init(|| SourceLines::new(self.source))
     }
 
     /// Relative link and image targets in the body.

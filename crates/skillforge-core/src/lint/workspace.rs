@@ -102,7 +102,7 @@ pub fn lint_file(file: &SkillFile, options: &LintOptions, files: &dyn FileProbe)
                 severity,
                 message: finding.message,
                 range: finding.range,
-                span: context.lines.span(context.source, finding.range),
+                span: context.lines().span(context.source, finding.range),
                 profiles,
                 fix: finding.fix,
             });
@@ -155,11 +155,11 @@ fn suppressions(context: &SkillContext<'_>) -> Vec<Suppression> {
     if !layout.yaml.slice(context.source).contains(MARKER) {
         return Vec::new();
     }
-    let first = context.lines.line_of(layout.yaml.start());
-    let last = context.lines.line_of(layout.close.start());
+    let first = context.lines().line_of(layout.yaml.start());
+    let last = context.lines().line_of(layout.close.start());
     let mut found = Vec::new();
     for line in first..last {
-        let range = context.lines.line_range(context.source, line);
+        let range = context.lines().line_range(context.source, line);
         let text = range.slice(context.source);
         let Some(at) = text.find(MARKER) else {
             continue;
@@ -185,7 +185,7 @@ fn suppressions(context: &SkillContext<'_>) -> Vec<Suppression> {
         let full_line = TextRange::new(
             range.start(),
             context
-                .lines
+                .lines()
                 .line_start(line + 1)
                 .unwrap_or(context.source.len()),
         );
@@ -265,7 +265,7 @@ fn apply_suppressions(
                 severity: Severity::Warning,
                 message,
                 range: *range,
-                span: context.lines.span(context.source, *range),
+                span: context.lines().span(context.source, *range),
                 profiles: profiles.clone(),
                 fix,
             });

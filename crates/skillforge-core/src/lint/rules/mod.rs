@@ -84,7 +84,7 @@ pub fn is_string_node(node: &Node) -> bool {
 
 /// The whole lines an entry occupies (key line through the value's last line, terminator included).
 pub fn entry_lines(context: &SkillContext<'_>, entry: &Entry) -> TextRange {
-    let first = context.lines.line_of(entry.key.range.start());
+    let first = context.lines().line_of(entry.key.range.start());
     let value_end = entry.value.range.end().max(entry.key.range.end());
     // A block value's range ends after its last line break already.
     let last_offset = if value_end > 0
@@ -96,10 +96,10 @@ pub fn entry_lines(context: &SkillContext<'_>, entry: &Entry) -> TextRange {
     } else {
         value_end
     };
-    let last = context.lines.line_of(last_offset);
-    let start = context.lines.line_start(first).unwrap_or(0);
+    let last = context.lines().line_of(last_offset);
+    let start = context.lines().line_start(first).unwrap_or(0);
     let end = context
-        .lines
+        .lines()
         .line_start(last + 1)
         .unwrap_or(context.source.len());
     TextRange::new(start, end)

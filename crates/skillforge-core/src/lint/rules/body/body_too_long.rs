@@ -51,8 +51,8 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     if count > limit {
         let leading = body.len() - body.trim_start_matches(crate::python::is_space).len();
         let offset = context.body_range().start() + leading;
-        let line = context.lines.line_of(offset) + limit;
-        let range = context.lines.line_range(context.source, line);
+        let line = context.lines().line_of(offset) + limit;
+        let range = context.lines().line_range(context.source, line);
         findings.push(Finding::new(
             TextRange::new(range.start(), range.start()),
             format!("the body has {count} lines; keep it under {limit} and move details into references/"),

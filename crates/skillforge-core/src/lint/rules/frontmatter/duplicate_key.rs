@@ -43,7 +43,7 @@ fn visit(context: &SkillContext<'_>, node: &Node, findings: &mut Vec<Finding>) {
             for entry in entries {
                 if let Some((key, _)) = entry.key.as_scalar() {
                     if let Some(first) = first_seen.get(key) {
-                        let line = context.lines.position(context.source, *first).line;
+                        let line = context.lines().position(context.source, *first).line;
                         findings.push(Finding::new(
                             entry.key.range,
                             format!("`{key}` is already defined on line {line}; lenient parsers keep only this later value"),

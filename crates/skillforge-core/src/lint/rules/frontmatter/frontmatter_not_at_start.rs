@@ -40,7 +40,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
         0
     };
     let before = TextRange::new(start, open.start());
-    let line = context.lines.position(context.source, open.start()).line;
+    let line = context.lines().position(context.source, open.start()).line;
     let mut finding = Finding::new(
         *open,
         format!("the frontmatter starts on line {line}; clients only read a `---` block on line 1"),

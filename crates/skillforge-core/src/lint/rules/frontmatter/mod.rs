@@ -23,7 +23,7 @@ pub use crate::lint::repair::ColonLine;
 /// The frontmatter lines 10xGraph's retry would quote.
 pub fn colon_lines(context: &SkillContext<'_>) -> Vec<ColonLine> {
     match &context.layout {
-        Ok(layout) => repair::colon_lines(context.source, &context.lines, layout),
+        Ok(layout) => repair::colon_lines(context.source, context.lines(), layout),
         Err(_) => Vec::new(),
     }
 }

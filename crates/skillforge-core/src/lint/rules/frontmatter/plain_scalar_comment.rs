@@ -54,8 +54,13 @@ fn visit(context: &SkillContext<'_>, node: &Node, findings: &mut Vec<Finding>) {
             text,
             style: Style::Plain,
         } if !text.is_empty() => {
-            let line = context.lines.line_of(node.range.end());
-            let line_end = context.lines.line_range(context.source, line).end();
+            // The end of the scalar's line, found directly: building the file's line index for every
+            // plain value would cost more than the whole rule.
+            let line_end = crate::frontmatter::yaml::lines::next_break(
+                context.source.as_bytes(),
+                node.range.end(),
+            )
+            .unwrap_or(context.source.len());
             let rest = TextRange::new(node.range.end(), line_end);
             let after = rest.slice(context.source);
             let trimmed = after.trim_start_matches([' ', '\t']);
