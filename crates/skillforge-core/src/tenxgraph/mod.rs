@@ -68,15 +68,9 @@ impl<'a> Iterator for PythonLines<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         let rest = self.text.get(self.at..).filter(|rest| !rest.is_empty())?;
         let start = self.at;
-        match rest
-            .char_indices()
-            .find(|(_, character)| is_python_line_break(*character))
-        {
-            Some((offset, character)) => {
-                let mut next = start + offset + character.len_utf8();
-                if character == '\r' && self.text.as_bytes().get(next) == Some(&b'\n') {
-                    next += 1;
-                }
+        match python_line_break(rest.as_bytes()) {
+            Some((offset, width)) => {
+                let next = start + offset + width;
                 self.at = next;
                 Some((&rest[..offset], start, next))
             }
@@ -88,20 +82,33 @@ impl<'a> Iterator for PythonLines<'a> {
     }
 }
 
-/// The characters Python's `str.splitlines` breaks at.
-fn is_python_line_break(character: char) -> bool {
-    matches!(
-        character,
-        '\n' | '\r'
-            | '\x0b'
-            | '\x0c'
-            | '\x1c'
-            | '\x1d'
-            | '\x1e'
-            | '\u{85}'
-            | '\u{2028}'
-            | '\u{2029}'
-    )
+/// The first line boundary of `str.splitlines` in UTF-8 text: its offset and width (`\r\n` is one boundary).
+/// Bytes are scanned directly; the two- and three-byte boundaries (U+0085, U+2028, U+2029) are checked
+/// only where their lead byte appears.
+fn python_line_break(bytes: &[u8]) -> Option<(usize, usize)> {
+    let mut from = 0;
+    loop {
+        let offset = from
+            + bytes
+                .get(from..)?
+                .iter()
+                .position(|byte| matches!(byte, b'\n'..=b'\r' | b'\x1c'..=b'\x1e' | 0xC2 | 0xE2))?;
+        let width = match bytes[offset] {
+            b'\r' if bytes.get(offset + 1) == Some(&b'\n') => 2,
+            0xC2 if bytes.get(offset + 1) == Some(&0x85) => 2,
+            0xE2 if bytes.get(offset + 1) == Some(&0x80)
+                && matches!(bytes.get(offset + 2), Some(0xA8 | 0xA9)) =>
+            {
+                3
+            }
+            0xC2 | 0xE2 => 0,
+            _ => 1,
+        };
+        if width > 0 {
+            return Some((offset, width));
+        }
+        from = offset + 1;
+    }
 }
 
 /// `_quote_plain_values`: top-level `key: value` lines whose plain value contains `: ` get the value
@@ -448,6 +455,14 @@ mod tests {
         assert_eq!(split_frontmatter("no frontmatter\n").yaml, None);
         assert_eq!(split_frontmatter("---\nname: a\n").body, "---\nname: a");
         assert_eq!(split_frontmatter("").yaml, None);
+    }
+
+    #[test]
+    fn line_breaks_are_python_s_splitlines_boundaries() {
+        let text =
+            "a\nb\r\nc\rd\u{b}e\u{c}f\u{1c}g\u{1d}h\u{1e}i\u{85}j\u{2028}k\u{2029}l\u{e9}\u{2027}m";
+        let lines: Vec<&str> = PythonLines::new(text).map(|(line, _, _)| line).collect();
+        assert_eq!(lines, crate::python::splitlines(text));
     }
 
     #[test]
