@@ -50,8 +50,10 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let count = edits.len();
     let lines = if count == 1 { "line ends" } else { "lines end" };
     findings.push(
+        // Empty, at the end of the first such line: the `\r` itself is the line break, so a range over it
+        // would reach into the next line.
         Finding::new(
-            TextRange::new(first, first + 1),
+            TextRange::empty(first),
             format!(
                 "{count} {lines} in a lone carriage return (CR); YAML reads it as a line break, but tools \
                  that split lines at LF only, Codex among them, read the lines around it as one"
