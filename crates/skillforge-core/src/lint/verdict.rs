@@ -199,3 +199,53 @@ fn nagents_frontmatter_end(source: &str) -> Option<usize> {
         .find(|(line, _, _)| python::rstrip(line) == "---")
         .map(|(_, _, next)| next)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill_files(dir: &std::path::Path, found: &mut Vec<Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                skill_files(&path, found);
+            } else if path
+                .file_name()
+                .is_some_and(|name| name.eq_ignore_ascii_case("SKILL.md"))
+            {
+                found.push(std::fs::read(&path).unwrap_or_default());
+            }
+        }
+    }
+
+    #[test]
+    fn nagents_reads_the_frontmatter_alone_exactly_as_the_whole_file() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut texts = Vec::new();
+        skill_files(&root.join("tests/fixtures"), &mut texts);
+        skill_files(&root.join("../../tests/fixtures"), &mut texts);
+        let mut cases: Vec<String> = texts
+            .iter()
+            .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
+            .collect();
+        cases.extend(
+            [
+                "---\nname: a\n---\n\n# Title\nFirst body line.\n",
+                "---\nname: a\ndescription: Load with skill(name) for instructions.\n---\nBody\n",
+                "---\r\nname: bad name\r\n---\r\nBody\r\n",
+                "---\n---\n",
+                "--- \nname: a\n  ---\nx\n---\rBody\u{2028}line",
+                "---\nname: a\ndescription:\n---\n",
+            ]
+            .map(str::to_string),
+        );
+        assert!(cases.len() > 50);
+        for text in &cases {
+            assert_eq!(
+                nagents_metadata(text, "loc", "dir"),
+                lite::parse_skill_metadata(text, "loc", "dir"),
+                "{text:?}"
+            );
+        }
+    }
+}
