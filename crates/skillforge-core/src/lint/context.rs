@@ -1,6 +1,7 @@
 //! Everything a rule may look at for one SKILL.md, computed once per file.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -54,6 +55,18 @@ pub struct SkillFile {
     /// Byte offset of the first invalid UTF-8 sequence in the original bytes.
     pub invalid_utf8_at: Option<usize>,
     pub placement: Placement,
+    /// The first parse of the frontmatter, shared by placement and lint so a workspace run parses each file
+    /// once. It is keyed by the YAML text and its offset, so a file whose `source` was replaced since is
+    /// parsed afresh rather than trusted.
+    frontmatter: std::sync::OnceLock<Arc<ParsedFrontmatter>>,
+}
+
+/// One parse of a frontmatter block and the exact input it came from.
+#[derive(Debug)]
+struct ParsedFrontmatter {
+    yaml_start: usize,
+    yaml_text: String,
+    shared: Arc<Result<Option<Node>, YamlError>>,
 }
 
 impl SkillFile {
@@ -81,7 +94,27 @@ impl SkillFile {
             source,
             invalid_utf8_at,
             placement: Placement::default(),
+            frontmatter: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The YAML parse of the block at `yaml` in this file's text ([`yaml::parse`]), made once and shared
+    /// while the text of that block stays the same.
+    pub fn parse_frontmatter(&self, yaml: TextRange) -> Arc<Result<Option<Node>, YamlError>> {
+        let text = yaml.slice(&self.source);
+        if let Some(cached) = self.frontmatter.get() {
+            if cached.yaml_start == yaml.start() && cached.yaml_text == text {
+                return Arc::clone(&cached.shared);
+            }
+            return Arc::new(yaml::parse(&self.source, yaml));
+        }
+        let parsed = Arc::new(ParsedFrontmatter {
+            yaml_start: yaml.start(),
+            yaml_text: text.to_string(),
+            shared: Arc::new(yaml::parse(&self.source, yaml)),
+        });
+        let kept = self.frontmatter.get_or_init(|| parsed);
+        Arc::clone(&kept.shared)
     }
 
     /// Whether the file is named `skill.md`, which skills-ref accepts but most clients never look for.
@@ -106,8 +139,8 @@ pub struct SkillContext<'a> {
     /// Whether the text holds a `\r` anywhere (most files do not, and the line-ending rules stop there).
     pub has_carriage_return: bool,
     pub layout: Result<Layout, LayoutError>,
-    /// `None` when there is no frontmatter block to parse.
-    pub yaml: Option<Result<Option<Node>, YamlError>>,
+    /// `None` when there is no frontmatter block to parse; see [`SkillContext::yaml`].
+    yaml: Option<Arc<Result<Option<Node>, YamlError>>>,
     /// When the YAML fails as written but parses once its plain `: ` values are quoted (10xGraph's retry),
     /// that parse, with every range in the file as written ([`super::repair`]).
     pub repaired: Option<Option<Node>>,
@@ -128,9 +161,9 @@ impl<'a> SkillContext<'a> {
         let yaml = layout
             .as_ref()
             .ok()
-            .map(|layout| yaml::parse(source, layout.yaml));
+            .map(|layout| file.parse_frontmatter(layout.yaml));
         let lines = std::cell::OnceCell::new();
-        let repaired = match (&layout, &yaml) {
+        let repaired = match (&layout, yaml.as_deref()) {
             (Ok(layout), Some(Err(_))) => super::repair::parse_repaired(
                 source,
                 lines.get_or_init(|| SourceLines::new(source)),
@@ -158,6 +191,11 @@ impl<'a> SkillContext<'a> {
         self.lines.get_or_init(|| SourceLines::new(self.source))
     }
 
+    /// The YAML parse of the frontmatter block; `None` when there is no block to parse.
+    pub fn yaml(&self) -> Option<&Result<Option<Node>, YamlError>> {
+        self.yaml.as_deref()
+    }
+
     /// Relative link and image targets in the body.
     pub fn local_links(&self) -> &[crate::lint::rules::body::LocalLink] {
         self.links
@@ -168,7 +206,7 @@ impl<'a> SkillContext<'a> {
     /// contain `: `, the root as read after quoting them, so the other findings are not hidden behind
     /// plain-scalar-colon.
     pub fn frontmatter(&self) -> Option<&Node> {
-        match (&self.yaml, &self.repaired) {
+        match (self.yaml.as_deref(), &self.repaired) {
             (Some(Ok(Some(node))), _) if node.entries().is_some() => Some(node),
             (Some(Err(_)), Some(Some(node))) if node.entries().is_some() => {
                 self.read_repaired.set(true);
@@ -186,7 +224,7 @@ impl<'a> SkillContext<'a> {
 
     /// Whether the YAML parsed (an empty document counts as parsed).
     pub fn yaml_parsed(&self) -> bool {
-        matches!(self.yaml, Some(Ok(_)))
+        matches!(self.yaml.as_deref(), Some(Ok(_)))
     }
 
     pub fn field(&self, key: &str) -> Option<&Entry> {

@@ -48,7 +48,7 @@ pub fn tenxgraph_load(context: &SkillContext<'_>) -> Result<LoadedSkill, String>
         .layout
         .as_ref()
         .is_ok_and(|layout| std::ptr::eq(layout.yaml.slice(context.source), raw_yaml));
-    let first_parse = match (same_text, &context.yaml) {
+    let first_parse = match (same_text, context.yaml()) {
         (true, Some(Ok(root))) => Some(Ok(root.as_ref())),
         (true, Some(Err(error))) => Some(Err(error)),
         _ => None,

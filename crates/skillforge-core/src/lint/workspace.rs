@@ -504,11 +504,13 @@ pub fn place(files: &mut [SkillFile]) {
 /// The name a skill declares: the YAML `name`, else the folder name (what nagents and Codex use).
 fn declared_name(file: &SkillFile) -> Option<String> {
     let layout = crate::frontmatter::yaml::layout(&file.source).ok()?;
-    let parsed = crate::frontmatter::yaml::parse(&file.source, layout.yaml)
-        .ok()
-        .flatten();
+    // The file keeps this parse, and its lint reuses it.
+    let parsed = file.parse_frontmatter(layout.yaml);
     let name = parsed
         .as_ref()
+        .as_ref()
+        .ok()
+        .and_then(Option::as_ref)
         .and_then(|root| root.get("name"))
         .and_then(|entry| {
             entry

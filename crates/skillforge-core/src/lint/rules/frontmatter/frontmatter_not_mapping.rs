@@ -30,7 +30,7 @@ crate::declare_rule! {
 }
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
-    match &context.yaml {
+    match context.yaml() {
         Some(Ok(Some(node))) if node.entries().is_none() => findings.push(Finding::new(
             node.range,
             format!(

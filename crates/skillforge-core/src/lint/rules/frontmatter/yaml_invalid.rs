@@ -28,7 +28,7 @@ crate::declare_rule! {
 }
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
-    let Some(Err(error)) = &context.yaml else {
+    let Some(Err(error)) = context.yaml() else {
         return;
     };
     // When quoting the `: ` lines repairs the YAML, plain-scalar-colon explains it with a fix.
