@@ -282,3 +282,42 @@ impl<'a> SkillContext<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name_in(context: &SkillContext<'_>) -> Option<String> {
+        context
+            .string_field("name")
+            .map(|(name, _)| name.to_string())
+    }
+
+    #[test]
+    fn a_replaced_text_is_parsed_afresh_not_read_from_the_kept_parse() {
+        let mut file = SkillFile::from_bytes(
+            PathBuf::from("a/SKILL.md"),
+            "a/SKILL.md".into(),
+            b"---\nname: first\n---\n".to_vec(),
+        );
+        let profiles = [ProfileId::Spec];
+        assert_eq!(
+            name_in(&SkillContext::new(&file, &profiles, &RealFiles)).as_deref(),
+            Some("first")
+        );
+        file.source = "---\nname: again\n---\n".to_string();
+        assert_eq!(
+            name_in(&SkillContext::new(&file, &profiles, &RealFiles)).as_deref(),
+            Some("again")
+        );
+        // The same block at another offset has other ranges: not shared either.
+        file.source = "\u{feff}---\nname: first\n---\n".to_string();
+        let context = SkillContext::new(&file, &profiles, &RealFiles);
+        assert_eq!(
+            context
+                .string_field("name")
+                .map(|(_, range)| range.slice(context.source)),
+            Some("first")
+        );
+    }
+}
