@@ -571,12 +571,14 @@ fn parallel_map_from<T: Sync, R: Send>(
 pub fn tenxgraph_catalog(files: &[SkillFile], files_probe: &dyn FileProbe) -> String {
     let profiles = [ProfileId::Tenxgraph];
     let mut loaded: Vec<crate::tenxgraph::LoadedSkill> = Vec::new();
+    // Names already taken, so shadowing stays linear in the number of skills.
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
     // 10xGraph opens `<folder>/SKILL.md`: a lowercase `skill.md` is not in its catalog on a case-sensitive
     // filesystem, the one the fidelity tests and CI run on.
     for file in files.iter().filter(|file| !file.is_lowercase_skill_file()) {
         let context = SkillContext::new(file, &profiles, files_probe);
         if let Ok(skill) = verdict::tenxgraph_load(&context) {
-            if loaded.iter().all(|other| other.name != skill.name) {
+            if taken.insert(skill.name.clone()) {
                 loaded.push(skill);
             }
         }
