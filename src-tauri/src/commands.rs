@@ -254,10 +254,7 @@ impl preview::BundledFiles for BuiltinFolder {
         let location = format!("{}{}", self.0, relative.display());
         location
             .strip_prefix(builtin::LOCATION_PREFIX)
-            .is_some_and(|inner| {
-                builtin::BUILTIN_SKILLS.get_file(inner).is_some()
-                    || builtin::BUILTIN_SKILLS.get_dir(inner).is_some()
-            })
+            .is_some_and(builtin::is_embedded)
     }
 }
 
@@ -514,16 +511,8 @@ fn lint_builtin(profiles: &[ProfileId]) -> WorkspaceLint {
         .into_iter()
         .filter_map(|skill| {
             let text = builtin::file_text(&skill.location)?;
-            let mut lint =
-                session.lint_buffer(std::path::Path::new(&skill.location), text, profiles);
-            // The linter looks for linked files on disk; a builtin skill's files are embedded instead.
-            let folder = BuiltinFolder(skill.location.trim_end_matches("SKILL.md").to_string());
-            lint.diagnostics.retain(|diagnostic| {
-                diagnostic.rule != "link-target-missing"
-                    || !missing_link_target(&diagnostic.message).is_some_and(|target| {
-                        preview::BundledFiles::exists(&folder, std::path::Path::new(target))
-                    })
-            });
+            // Linked files are looked up among the embedded ones.
+            let lint = session.lint_buffer(std::path::Path::new(&skill.location), text, profiles);
             let count = |severity| {
                 lint.diagnostics
                     .iter()
@@ -541,14 +530,6 @@ fn lint_builtin(profiles: &[ProfileId]) -> WorkspaceLint {
         })
         .collect();
     WorkspaceLint { files }
-}
-
-/// The link target named by a `link-target-missing` message.
-fn missing_link_target(message: &str) -> Option<&str> {
-    message
-        .strip_prefix('`')?
-        .split_once("` does not exist")
-        .map(|(target, _)| target)
 }
 
 /// A rule's documentation (by name or code) as sanitised HTML.

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use include_dir::{include_dir, Dir};
 
 use crate::files::{FileError, Roots, SaveGuard};
+use crate::lint::context::FileProbe;
 
 /// The repository's `skills/` folder, as it was when the engine was compiled.
 pub static BUILTIN_SKILLS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../skills");
@@ -36,14 +37,38 @@ pub fn skill_dir_name(location: &str) -> Option<&str> {
     let relative = location.strip_prefix(LOCATION_PREFIX)?;
     let (dir_name, _) = relative.split_once('/').unwrap_or((relative, ""));
     builtin_skill(dir_name)?;
-    let inside = BUILTIN_SKILLS.get_file(relative).is_some()
-        || BUILTIN_SKILLS
-            .get_dir(relative.trim_end_matches('/'))
-            .is_some();
+    let inside = is_embedded(relative);
     let is_skill = BUILTIN_SKILLS
         .get_file(format!("{dir_name}/SKILL.md"))
         .is_some();
     (inside && is_skill).then_some(dir_name)
+}
+
+/// Whether `relative` (below the embedded `skills/` folder, e.g. `my-skill/references/a.md`) names an
+/// embedded file or folder.
+pub fn is_embedded(relative: &str) -> bool {
+    BUILTIN_SKILLS.get_file(relative).is_some()
+        || BUILTIN_SKILLS
+            .get_dir(relative.trim_end_matches('/'))
+            .is_some()
+}
+
+/// The linter's "does this linked file exist?": builtin locations
+/// (`package:skillforge/skills/...`) are answered from the embedded files, every other path from
+/// the disk.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct EmbeddedOrDisk;
+
+impl FileProbe for EmbeddedOrDisk {
+    fn exists(&self, path: &Path) -> bool {
+        match path
+            .to_str()
+            .and_then(|path| path.strip_prefix(LOCATION_PREFIX))
+        {
+            Some(relative) => is_embedded(relative),
+            None => path.exists(),
+        }
+    }
 }
 
 /// A top-level folder of the embedded skills, looked up by its exact name (never a nested path).
@@ -99,6 +124,40 @@ mod tests {
     use super::*;
 
     const SKILL: &str = "structuring-skill-resources";
+
+    #[test]
+    fn links_in_builtin_skills_are_checked_against_the_embedded_files() {
+        let location = format!("{LOCATION_PREFIX}{SKILL}/SKILL.md");
+        let Some(text) = file_text(&location) else {
+            panic!("no builtin {SKILL}")
+        };
+        assert!(text.contains("](references/layout-checklist.md)"));
+        let session = crate::editor::LintSession::default();
+        let linted = session.lint_buffer(Path::new(&location), text, &[]);
+        let missing: Vec<&str> = linted
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "link-target-missing")
+            .map(|d| d.message.as_str())
+            .collect();
+        assert!(missing.is_empty(), "{missing:?}");
+
+        // A link to a file that is not embedded is still reported.
+        let broken = format!("{text}\nSee [gone](references/not-embedded.md).\n");
+        let linted = session.lint_buffer(Path::new(&location), &broken, &[]);
+        let missing: Vec<&str> = linted
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "link-target-missing")
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            missing,
+            ["`references/not-embedded.md` does not exist in the skill folder"]
+        );
+        assert!(EmbeddedOrDisk.exists(Path::new(&format!("{LOCATION_PREFIX}{SKILL}/scripts"))));
+        assert!(!EmbeddedOrDisk.exists(Path::new(&format!("{LOCATION_PREFIX}{SKILL}/nope"))));
+    }
 
     /// Every embedded file of a builtin skill, as (path relative to the skills folder, bytes).
     fn embedded_files(dir: &Dir<'static>) -> Vec<(PathBuf, &'static [u8])> {

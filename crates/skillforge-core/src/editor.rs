@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 
 pub use buffer::{BufferAnswer, BufferError, EditorBuffer};
 
+use crate::builtin::EmbeddedOrDisk;
 use crate::lint::config::Config;
-use crate::lint::context::{FileProbe, RealFiles, SkillFile};
+use crate::lint::context::{FileProbe, SkillFile};
 use crate::lint::verdict::Verdict;
 use crate::lint::workspace::{self as lint_workspace, CollectError, LintOptions};
 use crate::lint::{Applicability, Diagnostic, ProfileId, Severity};
@@ -130,7 +131,7 @@ impl LintSession {
             .find(|file| file.path == path)
             .cloned()
             .unwrap_or_else(|| standalone(path, text));
-        let report = lint_workspace::lint_file(&file, &options, &RealFiles);
+        let report = lint_workspace::lint_file(&file, &options, &EmbeddedOrDisk);
         BufferLint {
             diagnostics: positioned_all(&report.diagnostics, &file.source),
             verdicts: report.verdicts,
@@ -147,7 +148,7 @@ impl LintSession {
         self.place(buffer);
         let options = self.options(profiles);
         let file = buffer.file();
-        let report = lint_workspace::lint_file(file, &options, &RealFiles);
+        let report = lint_workspace::lint_file(file, &options, &EmbeddedOrDisk);
         BufferLint {
             diagnostics: positioned_all(&report.diagnostics, &file.source),
             verdicts: report.verdicts,
@@ -202,7 +203,7 @@ impl LintSession {
         overlay: &HashMap<PathBuf, String>,
         profiles: &[ProfileId],
     ) -> WorkspaceLint {
-        self.lint_all(overlay, profiles, &RealFiles)
+        self.lint_all(overlay, profiles, &EmbeddedOrDisk)
     }
 
     fn lint_all(
