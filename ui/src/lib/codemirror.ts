@@ -2,7 +2,7 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { markdown } from "@codemirror/lang-markdown";
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
-import { lintGutter, lintKeymap, setDiagnostics, type Action, type Diagnostic } from "@codemirror/lint";
+import { forEachDiagnostic, lintGutter, lintKeymap, setDiagnostics, type Action, type Diagnostic } from "@codemirror/lint";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
 import { EditorState, Prec, type ChangeSet, type Extension, type Text, type TransactionSpec } from "@codemirror/state";
 import {
@@ -31,6 +31,8 @@ export interface EditorHooks {
   changing(path: string, changes: ChangeSet, before: Text, after: Text): void;
   /** A key went down in the editor, at `time` (performance.now() time), for the keystroke timing. */
   keydown(time: number): void;
+  /** The findings last shown, which a quick fix in a tooltip applies from (its offsets fit only that text). */
+  linted(): LintedText | null;
 }
 
 /** One lint answer, kept so a quick fix applies only to the text it was computed for. */
@@ -122,9 +124,47 @@ export function showDiagnostics(
   state: EditorState,
   list: EditorDiagnostic[],
   map: Offsets,
-  hooks: Pick<EditorHooks, "showRule">,
+  hooks: Pick<EditorHooks, "showRule" | "linted">,
 ): TransactionSpec {
   return setDiagnostics(state, toCodeMirror(list, map, state.doc, hooks));
+}
+
+/** The finding each CodeMirror diagnostic was made from. */
+const origins = new WeakMap<Diagnostic, EditorDiagnostic>();
+
+/**
+ * Whether `list` would draw exactly what `state` shows already: the findings drawn before, carried along by
+ * CodeMirror through the edits since. Typing in the body usually leaves the findings as they were; handing them
+ * to CodeMirror again would rebuild the squiggles and the gutter for nothing.
+ */
+export function showsAlready(state: EditorState, list: EditorDiagnostic[], map: Offsets): boolean {
+  const shown: { from: number; to: number; item: EditorDiagnostic }[] = [];
+  let unknown = false;
+  forEachDiagnostic(state, (diagnostic, from, to) => {
+    const item = origins.get(diagnostic);
+    if (item) shown.push({ from, to, item });
+    else unknown = true;
+  });
+  if (unknown || shown.length !== list.length) return false;
+  const wanted = list.map((item) => ({ ...positionsOf(item, map, state.doc), item }));
+  const order = (a: { from: number; to: number; item: EditorDiagnostic }, b: typeof a) =>
+    a.from - b.from || a.to - b.to || key(a.item).localeCompare(key(b.item));
+  shown.sort(order);
+  wanted.sort(order);
+  return wanted.every(
+    (entry, index) => entry.from === shown[index].from && entry.to === shown[index].to && key(entry.item) === key(shown[index].item),
+  );
+}
+
+/** Everything of a finding that shows in the editor, but its position. */
+function key(item: EditorDiagnostic): string {
+  return JSON.stringify([item.code, item.rule, item.severity, item.message, item.fix?.title ?? null, item.fix?.applicability ?? null]);
+}
+
+function positionsOf(item: EditorDiagnostic, map: Offsets, doc: Text): { from: number; to: number } {
+  const from = Math.min(map.toPosition(item.from), doc.length);
+  const to = Math.min(Math.max(map.toPosition(item.to), from), doc.length);
+  return { from, to };
 }
 
 /** The quick-fix edits as one CodeMirror change set, in editor positions. */
@@ -139,22 +179,29 @@ export function applyFix(view: EditorView, fix: EditorFix, linted: Pick<LintedTe
   return true;
 }
 
-function toCodeMirror(list: EditorDiagnostic[], map: Offsets, doc: Text, hooks: Pick<EditorHooks, "showRule">): Diagnostic[] {
-  const linted = { doc, map };
+function toCodeMirror(list: EditorDiagnostic[], map: Offsets, doc: Text, hooks: Pick<EditorHooks, "showRule" | "linted">): Diagnostic[] {
   return list.map((item) => {
-    const from = Math.min(map.toPosition(item.from), doc.length);
-    const to = Math.min(Math.max(map.toPosition(item.to), from), doc.length);
+    const { from, to } = positionsOf(item, map, doc);
     const actions: Action[] = [];
     if (item.fix && item.fix.applicability !== "display-only") {
       const fix = item.fix;
       actions.push({
         name: fix.applicability === "unsafe" ? `${fix.title} (unsafe)` : fix.title,
-        apply: (view) => {
-          applyFix(view, fix, linted);
+        // From the findings shown last: the squiggle may have been drawn for an older text and carried along
+        // since (see showsAlready); its fix's offsets fit only the text it was computed for.
+        apply: (view, shownFrom, shownTo) => {
+          const current = hooks.linted();
+          if (!current) return;
+          const same = current.diagnostics.find((candidate) => {
+            if (key(candidate) !== key(item) || !candidate.fix) return false;
+            const at = positionsOf(candidate, current.map, current.doc);
+            return at.from === shownFrom && at.to === shownTo;
+          });
+          if (same?.fix) applyFix(view, same.fix, current);
         },
       });
     }
-    return {
+    const diagnostic: Diagnostic = {
       from,
       to,
       severity: item.severity,
@@ -185,5 +232,7 @@ function toCodeMirror(list: EditorDiagnostic[], map: Offsets, doc: Text, hooks: 
         return box;
       },
     };
+    origins.set(diagnostic, item);
+    return diagnostic;
   });
 }

@@ -15,7 +15,7 @@ import type {
 import { PROFILES } from "./backend";
 import { settle } from "./catalog";
 import { BufferSync, type BufferLinted } from "./buffer";
-import { applyFix, createEditorState, isSkillFile, showDiagnostics, type EditorHooks, type LintedText } from "./codemirror";
+import { applyFix, createEditorState, isSkillFile, showDiagnostics, showsAlready, type EditorHooks, type LintedText } from "./codemirror";
 import { reactToDisk, type Conflict, type Resolution } from "./conflict";
 import type { ConfirmStore } from "./confirm.svelte";
 import { debounce } from "./debounce";
@@ -136,6 +136,7 @@ export class EditorStore {
       keydown: (time) => {
         this.#keydownAt = time;
       },
+      linted: () => this.#linted,
     };
   }
 
@@ -455,7 +456,9 @@ export class EditorStore {
     const map = new DocOffsets(answer.doc, lineBreakOf(view.state));
     this.#linted = { doc: answer.doc, map, diagnostics };
     const dispatching = performance.now();
-    view.dispatch(showDiagnostics(view.state, diagnostics, map, this.#hooks));
+    // The same findings as on screen (typing mostly leaves them as they were): CodeMirror already carried the
+    // squiggles along with the edits, and tooltip fixes read `#linted`.
+    if (!showsAlready(view.state, diagnostics, map)) view.dispatch(showDiagnostics(view.state, diagnostics, map, this.#hooks));
     const dispatched = performance.now();
     this.bufferDiagnostics = diagnostics;
     const keystrokes = this.#keystrokes;
