@@ -2,7 +2,7 @@ import { forEachDiagnostic } from "@codemirror/lint";
 import { EditorView } from "@codemirror/view";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EditorDiagnostic } from "./backend";
-import { createEditorState, showDiagnostics, showsAlready, type EditorHooks, type LintedText } from "./codemirror";
+import { createEditorState, sameFindings, showDiagnostics, showsAlready, type EditorHooks, type LintedText } from "./codemirror";
 import { DocOffsets } from "./offsets";
 
 const TEXT = "---\nname: Big-Name\ndescription: d\n---\nBody\n";
@@ -99,5 +99,18 @@ describe("quick fix in the tooltip", () => {
     view.dispatch({ changes: { from: 4, insert: "# c\n" } });
     forEachDiagnostic(view.state, (diagnostic, from, to) => diagnostic.actions?.[0]?.apply(view, from, to));
     expect(view.state.doc.toString()).toBe(`---\n# c\n${TEXT.slice(4)}`);
+  });
+});
+
+describe("sameFindings", () => {
+  it("compares whole findings, offsets and fixes included", () => {
+    const finding = nameFinding(TEXT);
+    expect(sameFindings([finding], [nameFinding(TEXT)])).toBe(true);
+    expect(sameFindings([], [])).toBe(true);
+    expect(sameFindings([finding], [])).toBe(false);
+    expect(sameFindings([finding], [{ ...finding, from: finding.from + 1 }])).toBe(false);
+    expect(sameFindings([finding], [{ ...finding, column: 8 }])).toBe(false);
+    const otherFix = { ...finding, fix: finding.fix && { ...finding.fix, edits: [{ from: 0, to: 1, insert: "" }] } };
+    expect(sameFindings([finding], [otherFix])).toBe(false);
   });
 });

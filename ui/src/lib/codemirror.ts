@@ -156,6 +156,11 @@ export function showsAlready(state: EditorState, list: EditorDiagnostic[], map: 
   );
 }
 
+/** Whether two answers hold the same findings, offsets and fixes included (then the lists need no redraw). */
+export function sameFindings(a: readonly EditorDiagnostic[], b: readonly EditorDiagnostic[]): boolean {
+  return a === b || (a.length === b.length && a.every((item, index) => JSON.stringify(item) === JSON.stringify(b[index])));
+}
+
 /** Everything of a finding that shows in the editor, but its position. */
 function key(item: EditorDiagnostic): string {
   return JSON.stringify([item.code, item.rule, item.severity, item.message, item.fix?.title ?? null, item.fix?.applicability ?? null]);

@@ -15,7 +15,16 @@ import type {
 import { PROFILES } from "./backend";
 import { settle } from "./catalog";
 import { BufferSync, type BufferLinted } from "./buffer";
-import { applyFix, createEditorState, isSkillFile, showDiagnostics, showsAlready, type EditorHooks, type LintedText } from "./codemirror";
+import {
+  applyFix,
+  createEditorState,
+  isSkillFile,
+  sameFindings,
+  showDiagnostics,
+  showsAlready,
+  type EditorHooks,
+  type LintedText,
+} from "./codemirror";
 import { reactToDisk, type Conflict, type Resolution } from "./conflict";
 import type { ConfirmStore } from "./confirm.svelte";
 import { debounce } from "./debounce";
@@ -460,7 +469,9 @@ export class EditorStore {
     // squiggles along with the edits, and tooltip fixes read `#linted`.
     if (!showsAlready(view.state, diagnostics, map)) view.dispatch(showDiagnostics(view.state, diagnostics, map, this.#hooks));
     const dispatched = performance.now();
-    this.bufferDiagnostics = diagnostics;
+    // Unchanged (typing after the last finding): the problems list, the tree's badges and the status bar stay as
+    // they are, and their fix buttons still fit the text, the offsets being the same.
+    if (!sameFindings(this.bufferDiagnostics, diagnostics)) this.bufferDiagnostics = diagnostics;
     const keystrokes = this.#keystrokes;
     this.#keystrokes = [];
     afterPaint((frameAt) => {
