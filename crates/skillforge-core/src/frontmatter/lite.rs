@@ -35,20 +35,30 @@ pub fn parse_skill_metadata(
 ) -> Result<Skill, MetadataError> {
     let mut name = default_name;
     let mut description = "";
-    let mut lines = python::splitlines(content);
-    let mut body_start = 0;
+    // Lines are split as they are read: the frontmatter and, at most, the body up to its first
+    // line of text are all nagents looks at (a missing closing line still reads to the end).
+    let mut lines = python::lines(content);
     if lines
-        .first()
+        .clone()
+        .next()
         .is_some_and(|line| python::strip(line) == "---")
     {
-        let end = (1..lines.len())
-            .find(|&index| python::rstrip(lines[index]) == "---")
-            .ok_or_else(|| MetadataError::Unterminated {
-                location: location.to_string(),
-            })?;
+        lines.next();
+        let mut frontmatter = Vec::new();
+        loop {
+            match lines.next() {
+                Some(line) if python::rstrip(line) == "---" => break,
+                Some(line) => frontmatter.push(line),
+                None => {
+                    return Err(MetadataError::Unterminated {
+                        location: location.to_string(),
+                    })
+                }
+            }
+        }
         let mut seen_name = false;
         let mut seen_description = false;
-        for line in &lines[1..end] {
+        for line in frontmatter {
             // Indented lines belong to other keys' mappings or block text.
             match line.chars().next() {
                 None => continue,
@@ -57,7 +67,7 @@ pub fn parse_skill_metadata(
             }
             let (key, value, has_separator) = match line.split_once(':') {
                 Some((key, value)) => (key, value, true),
-                None => (*line, "", false),
+                None => (line, "", false),
             };
             let (key, seen): (&'static str, &mut bool) = match python::strip(key) {
                 "name" => ("name", &mut seen_name),
@@ -86,14 +96,11 @@ pub fn parse_skill_metadata(
                 description = value;
             }
         }
-        body_start = end + 1;
     }
-    lines.drain(..body_start.min(lines.len()));
     let description = if description.is_empty() {
         lines
-            .iter()
             .find(|line| !python::strip(line).is_empty() && !line.starts_with('#'))
-            .map(|line| python::strip(line))
+            .map(python::strip)
             .unwrap_or("")
     } else {
         description

@@ -25,46 +25,59 @@ pub fn rstrip(text: &str) -> &str {
     text.trim_end_matches(is_space)
 }
 
-/// Whether `c` ends a line for `str.splitlines()`.
-fn is_line_boundary(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\r'
-            | '\u{b}'
-            | '\u{c}'
-            | '\u{1c}'
-            | '\u{1d}'
-            | '\u{1e}'
-            | '\u{85}'
-            | '\u{2028}'
-            | '\u{2029}'
-    )
-}
-
 /// `str.splitlines()` without line ends: `\r\n` is one boundary, a final boundary adds no empty
 /// line, and the empty string has no lines.
 pub fn splitlines(text: &str) -> Vec<&str> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((index, c)) = chars.next() {
-        if !is_line_boundary(c) {
-            continue;
+    lines(text).collect()
+}
+
+/// The lines of `str.splitlines()`, one at a time, so a caller that needs only the first few does
+/// not split the whole text.
+pub fn lines(text: &str) -> Lines<'_> {
+    Lines { text, at: 0 }
+}
+
+/// Iterator behind [`lines`].
+#[derive(Debug, Clone)]
+pub struct Lines<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        if start >= bytes.len() {
+            return None;
         }
-        lines.push(&text[start..index]);
-        let mut end = index + c.len_utf8();
-        if c == '\r' {
-            if let Some(&(_, '\n')) = chars.peek() {
-                chars.next();
-                end += 1;
-            }
+        // In valid UTF-8 these byte patterns can only be the boundary characters themselves:
+        // U+0085 is C2 85, U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+        let mut index = start;
+        while index < bytes.len() {
+            let width = match bytes[index] {
+                b'\n' | 0x0b | 0x0c | 0x1c | 0x1d | 0x1e => 1,
+                b'\r' if bytes.get(index + 1) == Some(&b'\n') => 2,
+                b'\r' => 1,
+                0xc2 if bytes.get(index + 1) == Some(&0x85) => 2,
+                0xe2 if bytes.get(index + 1) == Some(&0x80)
+                    && matches!(bytes.get(index + 2), Some(0xa8 | 0xa9)) =>
+                {
+                    3
+                }
+                _ => {
+                    index += 1;
+                    continue;
+                }
+            };
+            self.at = index + width;
+            return Some(&self.text[start..index]);
         }
-        start = end;
+        self.at = bytes.len();
+        Some(&self.text[start..])
     }
-    if start < text.len() {
-        lines.push(&text[start..]);
-    }
-    lines
 }
 
 /// `len(text)`: the number of code points.
@@ -245,6 +258,67 @@ pub fn os_error(errno: i32, filename: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether `c` ends a line for `str.splitlines()`.
+    fn is_line_boundary(c: char) -> bool {
+        matches!(
+            c,
+            '\n' | '\r'
+                | '\u{b}'
+                | '\u{c}'
+                | '\u{1c}'
+                | '\u{1d}'
+                | '\u{1e}'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
+    }
+
+    /// `str.splitlines()` by its definition, one character at a time.
+    fn splitlines_by_chars(text: &str) -> Vec<&str> {
+        let mut lines = Vec::new();
+        let mut start = 0;
+        let mut chars = text.char_indices().peekable();
+        while let Some((index, c)) = chars.next() {
+            if !is_line_boundary(c) {
+                continue;
+            }
+            lines.push(&text[start..index]);
+            let mut end = index + c.len_utf8();
+            if c == '\r' && chars.peek().is_some_and(|&(_, next)| next == '\n') {
+                chars.next();
+                end += 1;
+            }
+            start = end;
+        }
+        if start < text.len() {
+            lines.push(&text[start..]);
+        }
+        lines
+    }
+
+    #[test]
+    fn the_byte_scan_splits_where_the_definition_does() {
+        // Every boundary, its neighbours in UTF-8 (same lead bytes, other continuations) and plain text.
+        let pieces = [
+            "a", "\n", "\r", "\r\n", "\u{b}", "\u{c}", "\u{1c}", "\u{1d}", "\u{1e}", "\u{1f}",
+            "\u{85}", "\u{84}", "\u{86}", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202a}",
+            "\u{2000}", "é", "€", "😀", " ", "---",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..(seed % 12) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                text.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+            }
+            seed = seed.wrapping_add(1);
+            assert_eq!(splitlines(&text), splitlines_by_chars(&text), "{text:?}");
+        }
+    }
 
     #[test]
     fn splitlines_matches_python() {
