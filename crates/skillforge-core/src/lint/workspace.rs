@@ -403,57 +403,127 @@ fn walk(
     via_link: bool,
     found: &mut Vec<(PathBuf, bool, bool)>,
 ) -> std::io::Result<()> {
+    use rustix::fs::{Mode, OFlags};
+
+    // Links are followed here as the path would be: a linked folder given or met is still listed.
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let descriptor = rustix::fs::open(dir, flags, Mode::empty())?;
+    walk_in(&descriptor, dir, depth, via_link, found)
+}
+
+/// One listed entry: its name and what the listing (or, when it does not say, `lstat`) reports.
+struct Listed {
+    name: std::ffi::CString,
+    kind: rustix::fs::FileType,
+}
+
+/// The entries of the open directory `descriptor`, `.` and `..` left out, sorted by name. An entry
+/// whose type cannot be found out is left out, as one that vanished meanwhile.
+fn list(descriptor: &rustix::fd::OwnedFd) -> std::io::Result<Vec<Listed>> {
+    use rustix::fs::{AtFlags, FileType, RawDir};
+
+    let mut buffer = Vec::with_capacity(16 * 1024);
+    let mut reader = RawDir::new(descriptor, buffer.spare_capacity_mut());
+    let mut entries = Vec::new();
+    while let Some(entry) = reader.next() {
+        let entry = entry?;
+        let name = entry.file_name();
+        if matches!(name.to_bytes(), b"." | b"..") {
+            continue;
+        }
+        let kind = match entry.file_type() {
+            FileType::Unknown => {
+                match rustix::fs::statat(descriptor, name, AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(stat) => FileType::from_raw_mode(stat.st_mode),
+                    Err(_) => continue,
+                }
+            }
+            known => known,
+        };
+        entries.push(Listed {
+            name: name.to_owned(),
+            kind,
+        });
+    }
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(entries)
+}
+
+/// [`walk`] of a directory already open: subfolders are opened relative to it, so no path is looked
+/// up again from the root and no folder is checked twice to be one.
+fn walk_in(
+    descriptor: &rustix::fd::OwnedFd,
+    dir: &Path,
+    depth: usize,
+    via_link: bool,
+    found: &mut Vec<(PathBuf, bool, bool)>,
+) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+
+    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+
+    let entries = list(descriptor)?;
+    let path_of = |name: &std::ffi::CStr| dir.join(std::ffi::OsStr::from_bytes(name.to_bytes()));
     // The names come from the listing, never from probing `dir/SKILL.md`: on a case-insensitive
     // filesystem that probe also opens `skill.md`, and the report would name a file that does not exist.
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).collect();
-    entries.sort_by_key(|entry| entry.file_name());
     let skill_file = SKILL_FILE_NAMES.iter().find_map(|wanted| {
         entries
             .iter()
-            .find(|entry| entry.file_name() == std::ffi::OsStr::new(wanted))
+            .find(|entry| entry.name.as_bytes() == wanted.as_bytes())
     });
     if let Some(entry) = skill_file {
-        let link = entry.file_type().is_ok_and(|kind| kind.is_symlink());
-        found.push((entry.path(), via_link, link));
+        found.push((
+            path_of(&entry.name),
+            via_link,
+            entry.kind == FileType::Symlink,
+        ));
     }
     if depth >= MAX_DEPTH || via_link {
         return Ok(());
     }
     let mut children = Vec::new();
-    for entry in entries {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.')
-            || name == "node_modules"
-            || name == "target"
-            || name == "__pycache__"
-        {
+    for entry in &entries {
+        let name = entry.name.as_bytes();
+        if name.starts_with(b".") || matches!(name, b"node_modules" | b"target" | b"__pycache__") {
             continue;
         }
-        let Ok(kind) = entry.file_type() else {
-            continue;
+        let linked_dir = || {
+            rustix::fs::statat(descriptor, entry.name.as_c_str(), AtFlags::empty())
+                .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Directory)
         };
-        let path = entry.path();
-        if kind.is_dir() {
-            children.push((path, false));
-        } else if kind.is_symlink() && path.is_dir() {
+        if entry.kind == FileType::Directory {
+            children.push((entry, false));
+        } else if entry.kind == FileType::Symlink && linked_dir() {
             // Report the linked skill, but never recurse through links: that is how cycles start.
-            children.push((path, true));
+            children.push((entry, true));
         }
     }
+    let open_child = |entry: &Listed| {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        rustix::fs::openat(descriptor, entry.name.as_c_str(), flags, Mode::empty())
+    };
     if depth == 0 {
         // Listing folders is most of a large walk and the subtrees are independent: walk the top-level
         // folders on every core, then join their findings in name order.
-        let subtrees = parallel_map_from(2, &children, |(path, via_link)| {
+        let subtrees = parallel_map_from(2, &children, |(entry, via_link)| {
             let mut below = Vec::new();
-            walk(path, depth + 1, *via_link, &mut below).map(|()| below)
+            let child = open_child(entry)?;
+            walk_in(
+                &child,
+                &path_of(&entry.name),
+                depth + 1,
+                *via_link,
+                &mut below,
+            )
+            .map(|()| below)
         });
         for subtree in subtrees {
             found.extend(subtree?);
         }
     } else {
-        for (path, via_link) in &children {
-            walk(path, depth + 1, *via_link, found)?;
+        for (entry, via_link) in &children {
+            let child = open_child(entry)?;
+            walk_in(&child, &path_of(&entry.name), depth + 1, *via_link, found)?;
         }
     }
     Ok(())
