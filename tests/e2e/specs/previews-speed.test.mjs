@@ -98,7 +98,8 @@ describe("previews speed", { timeout: 900_000, skip: process.env.E2E_PREVIEWS_SP
       keystrokes: KEYSTROKES,
       keystroke_to_painted_preview: summary(measures.refresh),
       catalog_preview_round_trip: summary(measures.backend),
-      build: "debug (unoptimized)",
+      // The binary under test (run.sh passes SKILLFORGE_APP on as E2E_APP).
+      build: (process.env.E2E_APP ?? "").includes("/release/") ? "release" : "debug (the engine optimised, the app not)",
     };
     console.log(`previews timings: ${JSON.stringify(figures)}`);
     const directory = process.env.E2E_ARTIFACTS ?? path.join(repo, "target/e2e-artifacts");
