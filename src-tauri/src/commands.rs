@@ -13,7 +13,7 @@ use skillforge_core::agent::router::{check_threshold, DEFAULT_THRESHOLD};
 use skillforge_core::agent::script::parse_script;
 use skillforge_core::agent::triggers::{EvalQuery, TriggerReport};
 use skillforge_core::agent::{AgentError, Dialect, MockModel, SimulateOptions, Transcript};
-use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits, CatalogPreview};
+use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits, CatalogPage};
 use skillforge_core::catalog::load::{self as catalog_load, LoadPreview};
 use skillforge_core::catalog::session::{Buffer, CatalogSession};
 use skillforge_core::editor::{
@@ -611,7 +611,8 @@ pub enum PlaygroundModel {
 }
 
 /// The exact catalog text `dialect` would show a model, with the editor's unsaved `buffers` in place
-/// of their files.
+/// of their files: the first entries and the current skill's (`current_path`, or `current_name` where
+/// the client shows no location), with the counts of all.
 #[tauri::command]
 #[specta::specta]
 pub async fn catalog_preview(
@@ -619,15 +620,27 @@ pub async fn catalog_preview(
     dialect: CatalogDialect,
     limits: CatalogLimits,
     buffers: Vec<Buffer>,
-) -> Result<CatalogPreview, AppError> {
+    current_path: Option<String>,
+    current_name: Option<String>,
+) -> Result<CatalogPage, AppError> {
     if limits.manifest_tokens == Some(0) || limits.context_window == Some(0) {
         return Err(AppError::invalid_input(
             "budgets must be positive: the manifest cap and the context window are at least 1",
         ));
     }
     let catalog = catalog_session(&state).await?;
-    blocking(move || Ok(catalog.preview(dialect, &limits, &buffers))).await
+    blocking(move || {
+        Ok(catalog.preview(dialect, &limits, &buffers).page(
+            PREVIEW_ROWS,
+            current_path.as_deref(),
+            current_name.as_deref(),
+        ))
+    })
+    .await
 }
+
+/// How many catalog entries the previews panel lists (the current skill's is always sent too).
+const PREVIEW_ROWS: usize = 300;
 
 /// What nagents and 10xGraph hand the model when the skill at `path` (current text `text`) is
 /// loaded at `token_limit`, with where nagents cuts it.

@@ -33,6 +33,7 @@ export type {
   CatalogBudget,
   CatalogDialect,
   CatalogEntry,
+  CatalogPage,
   CatalogLimits,
   CatalogPreview,
   Dialect,

@@ -76,9 +76,10 @@ export const commands = {
 	exportRun: (choice: ExportChoice) => typedError<ExportReport, AppError>(__TAURI_INVOKE("export_run", { choice })),
 	/**
 	 *  The exact catalog text `dialect` would show a model, with the editor's unsaved `buffers` in place
-	 *  of their files.
+	 *  of their files: the first entries and the current skill's (`current_path`, or `current_name` where
+	 *  the client shows no location), with the counts of all.
 	 */
-	catalogPreview: (dialect: CatalogDialect, limits: CatalogLimits, buffers: Buffer[]) => typedError<CatalogPreview, AppError>(__TAURI_INVOKE("catalog_preview", { dialect, limits, buffers })),
+	catalogPreview: (dialect: CatalogDialect, limits: CatalogLimits, buffers: Buffer[], currentPath: string | null, currentName: string | null) => typedError<CatalogPage, AppError>(__TAURI_INVOKE("catalog_preview", { dialect, limits, buffers, currentPath, currentName })),
 	/**
 	 *  What nagents and 10xGraph hand the model when the skill at `path` (current text `text`) is
 	 *  loaded at `token_limit`, with where nagents cuts it.
@@ -226,6 +227,25 @@ export type CatalogLimits = {
 	 *  follow. Claude Code assumes 200,000 when unset; Codex falls back to 8,000 characters.
 	 */
 	context_window?: number | null,
+};
+
+/**
+ *  A preview cut to what a window lists: the first rows of the catalog and the current skill's
+ *  entry wherever it is, with the counts over every entry. A catalog of thousands of skills would
+ *  otherwise cross to the window whole on every keystroke.
+ */
+export type CatalogPage = {
+	/**
+	 *  The preview, text and budget whole; `entries` holds the first rows in catalog order, then
+	 *  the current skill's entry when it comes later.
+	 */
+	preview: CatalogPreview,
+	/**  How many entries the whole catalog has. */
+	entry_count: number,
+	/**  How many of them are in the text. */
+	included_count: number,
+	/**  Names of every entry the client shortened, in catalog order. */
+	shortened: string[],
 };
 
 /**  Exactly what one client would show a model about the skills. */

@@ -15,7 +15,7 @@ import type {
   WorkspaceEvent,
   WorkspaceView,
 } from "../lib/backend";
-import { fakeCatalog, fakeLoad, fakeSimulate, fakeSkills, fakeTriggers } from "./fakePreviews";
+import { fakeCatalog, fakeLoad, fakePage, fakeSimulate, fakeSkills, fakeTriggers } from "./fakePreviews";
 
 export function skill(name: string, description = `Describes ${name}.`, root = "/work/skills"): Skill {
   return { name, description, location: `${root}/${name}/SKILL.md` };
@@ -56,6 +56,8 @@ export interface FakeBackendOptions {
   remove?: (path: string) => Answer<WorkspaceView>;
   /** The recent folders the backend remembers (forgetting one removes it here). */
   recent?: RecentList;
+  /** How many catalog entries a preview page lists (the backend's is 300). */
+  previewRows?: number;
   pick?: Answer<string | null>;
   /** What "Duplicate into a folder…" answers: the copied SKILL.md, or null for a cancelled dialog. */
   duplicate?: (location: string) => Answer<string | null>;
@@ -270,9 +272,9 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       files.set(path, `---\nname: ${name}\ndescription: Use when …\n---\n`);
       return ok(path);
     },
-    catalogPreview: async (dialect, limits, buffers) => {
+    catalogPreview: async (dialect, limits, buffers, currentPath, currentName) => {
       calls.push(`catalogPreview ${dialect}`);
-      return ok(fakeCatalog(fakeSkills(files, buffers), dialect, limits));
+      return ok(fakePage(fakeCatalog(fakeSkills(files, buffers), dialect, limits), currentPath, currentName, options.previewRows));
     },
     loadPreview: async (path, text, tokenLimit) => {
       calls.push(`loadPreview ${path} ${tokenLimit}`);

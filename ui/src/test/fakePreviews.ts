@@ -5,6 +5,7 @@ import type {
   CatalogDialect,
   CatalogEntry,
   CatalogLimits,
+  CatalogPage,
   CatalogPreview,
   Dialect,
   EvalQuery,
@@ -113,6 +114,21 @@ function score(skill: FakeSkill, query: string): SkillScore {
 
 function rank(skills: FakeSkill[], query: string): SkillScore[] {
   return skills.map((skill) => score(skill, query)).sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
+}
+
+/** The page the backend sends: the first `rows` entries plus the current skill's, with counts over all. */
+export function fakePage(preview: CatalogPreview, currentPath: string | null, currentName: string | null, rows = 300): CatalogPage {
+  const all = preview.entries;
+  let current = all.findIndex((entry) => entry.location === currentPath);
+  if (current < 0 && currentPath && currentName) current = all.findIndex((entry) => !entry.location && entry.name === currentName);
+  const entries = all.slice(0, rows);
+  if (current >= rows) entries.push(all[current]);
+  return {
+    preview: { ...preview, entries },
+    entry_count: all.length,
+    included_count: all.filter((entry) => entry.included).length,
+    shortened: all.filter((entry) => entry.shortened).map((entry) => entry.name),
+  };
 }
 
 /** One request with the catalog, the user's message and one activation message per `$name`, sharing the budget. */

@@ -169,6 +169,64 @@ pub struct CatalogPreview {
     pub problems: Vec<String>,
 }
 
+/// A preview cut to what a window lists: the first rows of the catalog and the current skill's
+/// entry wherever it is, with the counts over every entry. A catalog of thousands of skills would
+/// otherwise cross to the window whole on every keystroke.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CatalogPage {
+    /// The preview, text and budget whole; `entries` holds the first rows in catalog order, then
+    /// the current skill's entry when it comes later.
+    pub preview: CatalogPreview,
+    /// How many entries the whole catalog has.
+    pub entry_count: u32,
+    /// How many of them are in the text.
+    pub included_count: u32,
+    /// Names of every entry the client shortened, in catalog order.
+    pub shortened: Vec<String>,
+}
+
+impl CatalogPreview {
+    /// Keeps the first `rows` entries and the one for the skill at `current_path` (matched by
+    /// location; where the client shows no location, by `current_name`).
+    pub fn page(
+        mut self,
+        rows: usize,
+        current_path: Option<&str>,
+        current_name: Option<&str>,
+    ) -> CatalogPage {
+        let entry_count = u32::try_from(self.entries.len()).unwrap_or(u32::MAX);
+        let included = self.entries.iter().filter(|entry| entry.included).count();
+        let shortened = self
+            .entries
+            .iter()
+            .filter(|entry| entry.shortened)
+            .map(|entry| entry.name.clone())
+            .collect();
+        let current = current_path.and_then(|path| {
+            let by_location = self.entries.iter().position(|entry| entry.location == path);
+            by_location.or_else(|| {
+                let name = current_name?;
+                self.entries
+                    .iter()
+                    .position(|entry| entry.location.is_empty() && entry.name == name)
+            })
+        });
+        let kept = match current {
+            Some(index) if index >= rows => Some(self.entries.swap_remove(index)),
+            _ => None,
+        };
+        self.entries.truncate(rows);
+        self.entries.extend(kept);
+        CatalogPage {
+            preview: self,
+            entry_count,
+            included_count: u32::try_from(included).unwrap_or(u32::MAX),
+            shortened,
+        }
+    }
+}
+
 /// Converts increasing byte offsets of `text` into UTF-16 offsets in one pass.
 fn utf16_offsets(text: &str, byte_offsets: &[usize]) -> Vec<u32> {
     let mut result = Vec::with_capacity(byte_offsets.len());
@@ -648,6 +706,72 @@ pub fn codex_listing(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn entry(name: &str, location: &str, included: bool, shortened: bool) -> CatalogEntry {
+        CatalogEntry {
+            name: name.into(),
+            location: location.into(),
+            included,
+            shortened,
+            start_utf16: 0,
+            end_utf16: 0,
+            bytes: 0,
+            share: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_page_keeps_the_first_rows_the_current_entry_and_counts_everything() {
+        let preview = CatalogPreview {
+            dialect: CatalogDialect::Nagents,
+            text: String::new(),
+            bytes: 0,
+            estimated_tokens: 0,
+            budget: None,
+            entries: (0..10)
+                .map(|i| {
+                    entry(
+                        &format!("s{i}"),
+                        &format!("/w/s{i}/SKILL.md"),
+                        i < 7,
+                        i == 8,
+                    )
+                })
+                .collect(),
+            omitted: Vec::new(),
+            notice: None,
+            notes: Vec::new(),
+            problems: Vec::new(),
+        };
+        let names = |page: &CatalogPage| -> Vec<String> {
+            page.preview
+                .entries
+                .iter()
+                .map(|e| e.name.clone())
+                .collect()
+        };
+        let page = preview.clone().page(3, Some("/w/s9/SKILL.md"), None);
+        assert_eq!(names(&page), ["s0", "s1", "s2", "s9"]);
+        assert_eq!((page.entry_count, page.included_count), (10, 7));
+        assert_eq!(page.shortened, ["s8"]);
+        // Already among the first rows, or unknown: nothing is added.
+        assert_eq!(
+            names(&preview.clone().page(3, Some("/w/s1/SKILL.md"), None)),
+            ["s0", "s1", "s2"]
+        );
+        assert_eq!(
+            names(&preview.clone().page(3, Some("/elsewhere"), Some("s9"))),
+            ["s0", "s1", "s2"]
+        );
+        // Without locations, the current skill is found by name.
+        let mut unnamed = preview.clone();
+        unnamed.entries.iter_mut().for_each(|e| e.location.clear());
+        assert_eq!(
+            names(&unnamed.page(3, Some("/w/s5/SKILL.md"), Some("s5"))),
+            ["s0", "s1", "s2", "s5"]
+        );
+        assert_eq!(names(&preview.page(100, None, None)).len(), 10);
+    }
     use crate::catalog::render_skill_manifest;
 
     fn skill(name: &str, description: &str) -> Skill {

@@ -53,6 +53,26 @@ describe("catalog preview", () => {
     expect(screen.getByTestId("catalog-meter").dataset.over).toBe("false");
   });
 
+  it("lists the backend's page of a large catalog, with counts over all of it", async () => {
+    const backend = fakeBackend({
+      initial: ok(workspaceView([skill("alpha"), skill("beta"), skill("zeta")])),
+      files: { ...files },
+      previewRows: 1,
+    });
+    render(App, { backend });
+    const beta = (await screen.findAllByTestId("skill-item")).find((item) => item.dataset.skillName === "beta");
+    await fireEvent.click(beta!);
+    await waitFor(() => expect(screen.getByTestId("editor-path").textContent).toBe("beta/SKILL.md"));
+    await fireEvent.click(screen.getByTestId("previews-toggle"));
+    await waitFor(() => expect(text("catalog-fitted")).toBe("3 of 3 skills shown"));
+    const rows = screen.getAllByTestId("catalog-entry");
+    expect(rows.map((row) => row.dataset.name)).toEqual(["alpha", "beta"]);
+    expect(rows[1].getAttribute("aria-current")).toBe("true");
+    expect(screen.getByText("1 more skills not listed here.")).toBeTruthy();
+    // The catalog's text is whole: only the rows are cut.
+    expect(text("catalog-text")).toContain('<skill name="zeta"');
+  });
+
   it("omits skills when the manifest budget is lowered, with the notice and the count", async () => {
     await setup();
     await waitFor(() => expect(text("catalog-fitted")).toBe("3 of 3 skills shown"));

@@ -112,9 +112,18 @@ describe("the current skill", () => {
 
   it("keeps the current entry when thousands are cut from the list", () => {
     const many = Array.from({ length: 1000 }, (_, index) => index);
-    const { shown, hidden } = visibleEntries(many, 900, 10);
+    const { shown, hidden } = visibleEntries(many, 900, many.length, 10);
     expect(shown).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 900]);
     expect(hidden).toBe(989);
+  });
+
+  it("counts what the backend's page left out", () => {
+    // The backend sent the first 300 rows and the current one (the 4,000th) of 5,000.
+    const page = [...Array.from({ length: 300 }, (_, index) => index), 4000];
+    const { shown, hidden } = visibleEntries(page, 4000, 5000);
+    expect(shown).toEqual(page);
+    expect(hidden).toBe(4699);
+    expect(page).toHaveLength(301);
   });
 });
 

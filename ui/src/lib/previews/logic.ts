@@ -210,10 +210,12 @@ export function queriesFrom(rows: TriggerRow[]): EvalQuery[] {
     .map((row) => ({ query: row.query, should_trigger: row.expected?.trim() ? row.expected.trim() : null }));
 }
 
-/** The first `limit` entries, plus the current one wherever it is: thousands of rows would slow every refresh. */
-export function visibleEntries<T>(entries: T[], current: T | null, limit = 300): { shown: T[]; hidden: number } {
-  if (entries.length <= limit) return { shown: entries, hidden: 0 };
+/**
+ * The first `limit` entries, plus the current one wherever it is: thousands of rows would slow every refresh.
+ * `total` counts the whole catalog when `entries` is already the backend's page of it.
+ */
+export function visibleEntries<T>(entries: T[], current: T | null, total = entries.length, limit = 300): { shown: T[]; hidden: number } {
   const shown = entries.slice(0, limit);
   if (current && !shown.includes(current)) shown.push(current);
-  return { shown, hidden: entries.length - shown.length };
+  return { shown, hidden: Math.max(0, total - shown.length) };
 }

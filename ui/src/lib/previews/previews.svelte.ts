@@ -52,9 +52,17 @@ export const PREVIEW_TIMING = {
 // meanwhile get exactly one more run), so the delay can stay this short.
 const LIVE_DELAY_MS = 16;
 
+/** Counts over the whole catalog: the preview's `entries` are only the rows the panel lists. */
+export interface CatalogTotals {
+  entries: number;
+  included: number;
+  shortened: string[];
+}
+
 export class CatalogPane {
   settings: CatalogSettings = $state({ dialect: "nagents", manifestTokens: RANGES.manifest_tokens.initial, contextWindow: RANGES.context_window.initial });
   preview: CatalogPreview | null = $state.raw(null);
+  totals: CatalogTotals | null = $state.raw(null);
   error: AppError | null = $state.raw(null);
 
   constructor(dialect: CatalogDialect = "nagents") {
@@ -125,10 +133,11 @@ export class PreviewsStore {
     return currentSkillPath(this.#source.activePath, this.#source.skills);
   }
 
-  /** Skill names for `$` completion: the catalog's, else the workspace's. */
+  /** Skill names for `$` completion: the catalog's when it was sent whole, else the workspace's. */
   get skillNames(): string[] {
     const entries = this.main.preview?.entries;
-    const names = entries?.length ? entries.map((entry) => entry.name) : this.#source.skills.map((skill) => skill.name);
+    const whole = entries?.length && entries.length === this.main.totals?.entries;
+    const names = whole ? entries.map((entry) => entry.name) : this.#source.skills.map((skill) => skill.name);
     return [...new Set(names)];
   }
 
@@ -157,13 +166,19 @@ export class PreviewsStore {
   async #refreshCatalogs(since: number): Promise<void> {
     const buffers = this.#source.buffers();
     const panes = this.comparing ? [this.main, this.other] : [this.main];
+    const currentPath = this.currentSkill;
+    const currentName = this.#source.skills.find((skill) => skill.location === currentPath)?.name ?? null;
     const started = performance.now();
     await Promise.all(
       panes.map(async (pane) => {
         const settings = { ...pane.settings };
-        const answer = await settle(() => this.#backend.catalogPreview(settings.dialect, limitsFor(settings), buffers));
+        const answer = await settle(() =>
+          this.#backend.catalogPreview(settings.dialect, limitsFor(settings), buffers, currentPath, currentName),
+        );
         if (answer.status === "ok") {
-          pane.preview = answer.data;
+          const page = answer.data;
+          pane.preview = page.preview;
+          pane.totals = { entries: page.entry_count, included: page.included_count, shortened: page.shortened };
           pane.error = null;
         } else {
           pane.error = answer.error;
