@@ -13,12 +13,12 @@ use serde::{Deserialize, Serialize};
 pub use buffer::{BufferAnswer, BufferError, EditorBuffer};
 
 use crate::builtin::EmbeddedOrDisk;
+use crate::frontmatter::yaml::lines::SourceLines;
 use crate::lint::config::Config;
 use crate::lint::context::{FileProbe, SkillFile};
 use crate::lint::verdict::Verdict;
 use crate::lint::workspace::{self as lint_workspace, CollectError, LintOptions};
 use crate::lint::{Applicability, Diagnostic, ProfileId, Severity};
-use crate::text::LineIndex;
 
 /// One replacement, in UTF-16 offsets: of the text that was linted (a fix), or of the buffer's text
 /// before the change (an edit the editor sends).
@@ -293,7 +293,7 @@ fn positioned_all(diagnostics: &[Diagnostic], source: &str) -> Vec<EditorDiagnos
     let lines = diagnostics
         .iter()
         .any(|diagnostic| diagnostic.fix.is_some())
-        .then(|| LineIndex::new(source));
+        .then(|| SourceLines::new(source));
     diagnostics
         .iter()
         .map(|diagnostic| positioned(diagnostic, lines.as_ref(), source))
@@ -302,7 +302,7 @@ fn positioned_all(diagnostics: &[Diagnostic], source: &str) -> Vec<EditorDiagnos
 
 fn positioned(
     diagnostic: &Diagnostic,
-    lines: Option<&LineIndex>,
+    lines: Option<&SourceLines>,
     source: &str,
 ) -> EditorDiagnostic {
     let offset = |at: usize| lines.map_or(0, |lines| lines.position(source, at).offset_utf16);

@@ -3,8 +3,7 @@
 //!
 //! The frontmatter split, every rule that looks at lines and every line and column a diagnostic shows use
 //! this one model, so a file whose lines end in a lone `\r` is read exactly as a YAML parser reads it
-//! instead of as one long line. (`crate::text::LineIndex` breaks at LF only; the UTF-16 offsets that the
-//! editor uses do not depend on where lines break, so both agree on those.)
+//! instead of as one long line. The editor's UTF-16 offsets come from here too.
 
 use crate::text::{Position, Span, TextRange};
 
@@ -189,6 +188,27 @@ mod tests {
         (0..lines.line_count())
             .filter_map(|line| lines.line_start(line))
             .collect()
+    }
+
+    #[test]
+    fn positions_count_utf8_and_utf16_separately() {
+        let text = "ab\né😀x\n";
+        let index = SourceLines::new(text);
+        let x = text.find('x').unwrap_or_default();
+        let position = index.position(text, x);
+        assert_eq!(position.line, 2);
+        assert_eq!(position.column, 3);
+        assert_eq!(position.column_utf16, 4);
+        assert_eq!(position.offset_utf16, 3 + 3);
+    }
+
+    #[test]
+    fn offsets_past_the_end_or_inside_a_character_do_not_panic() {
+        let text = "é";
+        let index = SourceLines::new(text);
+        assert_eq!(index.position(text, 1).column, 1);
+        assert_eq!(index.position(text, 99).column, 2);
+        assert_eq!(index.line_count(), 1);
     }
 
     #[test]
