@@ -144,12 +144,18 @@ pub async fn builtin_workspace(state: State<'_, AppState>) -> Result<WorkspaceVi
 #[tauri::command]
 #[specta::specta]
 pub async fn pick_workspace_folder(window: tauri::Window) -> Result<Option<String>, AppError> {
-    let picked = rfd::AsyncFileDialog::new()
-        .set_title("Open a folder of skills")
-        .set_parent(&window)
+    let picked = pick_folder(&window, "Open a folder of skills").await;
+    Ok(picked.map(|path| path.display().to_string()))
+}
+
+/// The system's folder dialog over `window`; `None` when it is cancelled.
+pub async fn pick_folder(window: &tauri::Window, title: &str) -> Option<PathBuf> {
+    rfd::AsyncFileDialog::new()
+        .set_title(title)
+        .set_parent(window)
         .pick_folder()
-        .await;
-    Ok(picked.map(|handle| handle.path().display().to_string()))
+        .await
+        .map(|handle| handle.path().to_path_buf())
 }
 
 /// Asks for a folder and copies the builtin skill at `location` into it as a new folder; returns the
@@ -163,12 +169,7 @@ pub async fn duplicate_builtin_skill(
     let skill = builtin::skill_dir_name(&location)
         .ok_or_else(|| AppError::invalid_input(format!("{location}: not a builtin skill")))?
         .to_string();
-    let picked = rfd::AsyncFileDialog::new()
-        .set_title("Duplicate into which folder?")
-        .set_parent(&window)
-        .pick_folder()
-        .await;
-    let Some(parent) = picked.map(|handle| handle.path().to_path_buf()) else {
+    let Some(parent) = pick_folder(&window, "Duplicate into which folder?").await else {
         return Ok(None);
     };
     blocking(move || {
@@ -427,9 +428,7 @@ pub async fn open_buffer(
     let session = state.lint_session();
     let (id, buffer) = buffers.open(PathBuf::from(path), text);
     blocking(move || {
-        let mut buffer = buffer.lock().map_err(|_| {
-            AppError::internal("the buffer is unusable after a failure; reopen the file")
-        })?;
+        let mut buffer = lock_buffer(&buffer)?;
         let lint = session.lint_open_buffer(&mut buffer, &profiles);
         let version = buffer.version();
         Ok(buffer_reply(
@@ -461,9 +460,7 @@ pub async fn edit_buffer(
     };
     let session = state.lint_session();
     blocking(move || {
-        let mut buffer = buffer.lock().map_err(|_| {
-            AppError::internal("the buffer is unusable after a failure; reopen the file")
-        })?;
+        let mut buffer = lock_buffer(&buffer)?;
         let answer = session.edit_open_buffer(&mut buffer, version, &changes, &profiles);
         Ok(buffer_reply(id, answer, started))
     })
@@ -476,6 +473,13 @@ pub async fn edit_buffer(
 pub async fn close_buffer(buffers: State<'_, Buffers>, id: u32) -> Result<(), AppError> {
     buffers.close(id);
     Ok(())
+}
+
+/// An open buffer, unless an earlier failure left it half-changed.
+fn lock_buffer<T>(buffer: &std::sync::Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, AppError> {
+    buffer
+        .lock()
+        .map_err(|_| AppError::internal("the buffer is unusable after a failure; reopen the file"))
 }
 
 fn buffer_reply(id: u32, answer: BufferAnswer, started: std::time::Instant) -> BufferReply {

@@ -31,12 +31,8 @@ pub struct ExportChoice {
 #[tauri::command]
 #[specta::specta]
 pub async fn pick_export_folder(window: tauri::Window) -> Result<Option<String>, AppError> {
-    let picked = rfd::AsyncFileDialog::new()
-        .set_title("Export skills to…")
-        .set_parent(&window)
-        .pick_folder()
-        .await;
-    Ok(picked.map(|handle| handle.path().display().to_string()))
+    let picked = crate::commands::pick_folder(&window, "Export skills to…").await;
+    Ok(picked.map(|path| path.display().to_string()))
 }
 
 /// Validates the export and lists the skills and problems, writing nothing.
