@@ -110,6 +110,11 @@ passed=$(count pass) failed=$(count fail) cancelled=$(count cancelled)
 passed=${passed:-0} failed=$((${failed:-0} + ${cancelled:-0}))
 if [ "$node_status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 if [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+if [ "$failed" -ne 0 ] && [ -s "$artifacts/tauri-driver.log" ]; then
+  # The app's and the drivers' own output (a panic, a web process crash) says what the specs could not.
+  echo "The last lines of $artifacts/tauri-driver.log:"
+  tail -n 40 "$artifacts/tauri-driver.log" | sed 's/^/  | /'
+fi
 echo "Screenshots and logs: $artifacts"
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

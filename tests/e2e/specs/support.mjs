@@ -165,7 +165,32 @@ export async function waitForDisk(browser, description, file, accept) {
  */
 export async function press(browser, ...keys) {
   for (const key of keys) {
-    for (const single of key.length > 1 && !KEY_NAMES.has(key) ? [...key] : [key]) await browser.keys(single);
+    for (const single of key.length > 1 && !KEY_NAMES.has(key) ? [...key] : [key]) {
+      try {
+        await browser.keys(single);
+      } catch (error) {
+        throw await keyFailure(browser, single, error);
+      }
+    }
   }
 }
 const KEY_NAMES = new Set(["Backspace", "Delete", "Enter", "Home", "End", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Tab"]);
+
+/** A key the driver refused, with what the window showed then: the focused element, its text and a screenshot. */
+async function keyFailure(browser, key, error) {
+  const focused = await browser
+    .execute(() => {
+      const element = document.activeElement;
+      if (!element) return "(nothing)";
+      const testid = element.getAttribute("data-testid");
+      return `<${element.tagName.toLowerCase()}${testid ? ` data-testid="${testid}"` : ""}> value ${JSON.stringify(element.value ?? null)}`;
+    })
+    .catch((reason) => `(unavailable: ${reason.message})`);
+  const shown = await visibleText(browser).catch(() => "(window text unavailable)");
+  const picture = await screenshot(browser, "key-refused").catch(() => "(no screenshot)");
+  return new Error(
+    `the driver refused the key ${JSON.stringify(key)}: ${error.name}: ${error.message}\nfocused: ${focused}\n` +
+      `window text:\n${shown}\nscreenshot: ${picture}`,
+    { cause: error },
+  );
+}
