@@ -7,6 +7,7 @@ mod events;
 mod export;
 mod launch;
 mod recent;
+mod rendering;
 mod state;
 mod watcher;
 
@@ -66,6 +67,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
 
 /// Starts the app and blocks until its last window closes.
 pub fn run() {
+    rendering::prefer_cpu_drawing_without_gpu();
     let options = LaunchOptions::from_env();
     let builder = specta_builder();
     let config_dir = options.config_dir;

@@ -100,7 +100,26 @@ export async function screenshot(browser, name) {
   const directory = process.env.E2E_ARTIFACTS ?? path.join(repo, "target/e2e-artifacts");
   await mkdir(directory, { recursive: true });
   const file = path.join(directory, `${name}.png`);
-  await browser.saveScreenshot(file);
+  // WebKitWebDriver takes the picture after the page's next frame. Without a GPU the app draws without
+  // compositing (see src-tauri/src/rendering.rs), and there a page that is not changing draws no frame, so the
+  // screenshot would wait forever: a one-pixel, all but transparent spot changes until the picture is taken.
+  await browser.execute(() => {
+    const spot = document.createElement("div");
+    spot.dataset.e2eFrameSpot = "";
+    spot.style.cssText = "position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none;z-index:2147483647";
+    document.body.append(spot);
+    let odd = false;
+    const timer = setInterval(() => {
+      odd = !odd;
+      spot.style.background = odd ? "rgba(0,0,0,0.01)" : "rgba(0,0,0,0.02)";
+    }, 10);
+    window.__e2eStopFrameSpot = () => (clearInterval(timer), spot.remove());
+  });
+  try {
+    await browser.saveScreenshot(file);
+  } finally {
+    await browser.execute(() => window.__e2eStopFrameSpot?.()).catch(() => {});
+  }
   return file;
 }
 
