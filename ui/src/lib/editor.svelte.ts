@@ -29,6 +29,7 @@ import { reactToDisk, type Conflict, type Resolution } from "./conflict";
 import type { ConfirmStore } from "./confirm.svelte";
 import { debounce } from "./debounce";
 import { DocOffsets, detectLineSeparator } from "./offsets";
+import { afterPaint } from "./frames";
 
 /** One file open in the editor; its EditorState (text, selection, undo history) survives switching files. */
 export class OpenDocument {
@@ -54,16 +55,6 @@ export class OpenDocument {
 
 function lineBreakOf(state: EditorState): "\r\n" | "\n" {
   return state.lineBreak === "\r\n" ? "\r\n" : "\n";
-}
-
-/** Runs `then` once the current changes are on screen: a task queued from the next frame runs after its paint. */
-function afterPaint(then: (frameAt: number) => void): void {
-  if (typeof requestAnimationFrame === "function") {
-    requestAnimationFrame(() => {
-      const frameAt = performance.now();
-      setTimeout(() => then(frameAt), 0);
-    });
-  } else setTimeout(() => then(performance.now()), 0);
 }
 
 export interface Compare {
@@ -120,6 +111,8 @@ export class EditorStore {
   notice: { title: string; message: string } | null = $state.raw(null);
   /** Counts edits to any buffer, so views of the unsaved text can follow the typing. */
   edits = $state(0);
+  /** When the key was pressed that made the last edit (performance.now() time); null when no key made it. */
+  inputAt: number | null = null;
 
   readonly #backend: Backend;
   readonly #confirm: ConfirmStore;
@@ -431,11 +424,13 @@ export class EditorStore {
     if (!update.docChanged) return;
     doc.dirty = !update.state.doc.eq(doc.savedDoc);
     this.edits++;
+    this.inputAt = null;
     if (path === this.activePath && update.transactions.some((tr) => tr.isUserEvent("input") || tr.isUserEvent("delete"))) {
       // From the key event when there was one just before (typing); otherwise (paste, drop) from now.
       const now = performance.now();
       const keydown = this.#keydownAt;
-      this.#keystrokes.push(keydown !== null && now - keydown < 1000 ? keydown : now);
+      this.inputAt = keydown !== null && now - keydown < 1000 ? keydown : now;
+      this.#keystrokes.push(this.inputAt);
       this.#keydownAt = null;
     }
     if (path === this.activePath) {

@@ -15,7 +15,8 @@ import {
   queriesFrom,
   rowsFromEvals,
   splitAtCut,
-  splitRange,
+  splitLines,
+  textLines,
   visibleEntries,
 } from "./logic";
 
@@ -70,10 +71,45 @@ describe("controls", () => {
 });
 
 describe("ranges in the text", () => {
-  it("splits around an entry in UTF-16 units, clamped", () => {
-    expect(splitRange("ab😀cd", 2, 4)).toEqual({ before: "ab", marked: "😀", after: "cd" });
-    expect(splitRange("abc", 5, 9)).toEqual({ before: "abc", marked: "", after: "" });
-    expect(splitRange("abc", 2, 1)).toEqual({ before: "ab", marked: "", after: "c" });
+  it("marks an entry in UTF-16 units, clamped", () => {
+    expect(textLines("ab😀cd", { start: 2, end: 4 }).current).toEqual({ before: "ab", marked: "😀", after: "cd" });
+    expect(textLines("abc", { start: 5, end: 9 }).current).toEqual({ before: "abc", marked: "", after: "" });
+    expect(textLines("abc", { start: 2, end: 1 }).current).toEqual({ before: "ab", marked: "", after: "c" });
+  });
+
+  it("cuts a text into lines that keep their breaks", () => {
+    expect(splitLines("")).toEqual([]);
+    expect(splitLines("a")).toEqual(["a"]);
+    expect(splitLines("a\n\nb\r\nc\n")).toEqual(["a\n", "\n", "b\r\n", "c\n"]);
+  });
+
+  it("keeps the lines of the marked entry together, and joins back to the text", () => {
+    const text = "header\n<list>\n<skill a>one</skill>\n<skill b>two\nlines</skill>\n</list>";
+    const join = (lines: ReturnType<typeof textLines>) =>
+      [...lines.head, lines.current ? lines.current.before + lines.current.marked + lines.current.after : "", ...lines.tail].join("");
+    const b = text.indexOf("<skill b>");
+    const bEnd = text.indexOf("</skill>", b) + "</skill>".length;
+    const around = textLines(text, { start: b, end: bEnd });
+    expect(around).toEqual({
+      head: ["header\n", "<list>\n", "<skill a>one</skill>\n"],
+      current: { before: "", marked: "<skill b>two\nlines</skill>", after: "\n" },
+      tail: ["</list>"],
+    });
+    // A range that takes its line break, one inside a line, an empty one, one past the end.
+    const withBreak = textLines(text, { start: b, end: bEnd + 1 });
+    expect(withBreak.current).toEqual({ before: "", marked: "<skill b>two\nlines</skill>\n", after: "" });
+    expect(withBreak.tail).toEqual(["</list>"]);
+    expect(textLines(text, { start: 9, end: 11 }).current).toEqual({ before: "<l", marked: "is", after: "t>\n" });
+    expect(textLines(text, { start: 9, end: 9 }).current).toEqual({ before: "<l", marked: "", after: "ist>\n" });
+    expect(textLines(text, { start: 500, end: 600 })).toEqual({ head: splitLines(text.slice(0, text.lastIndexOf("\n") + 1)), current: { before: "</list>", marked: "", after: "" }, tail: [] });
+    for (let start = 0; start <= text.length; start += 3) {
+      for (const length of [0, 1, 7, 30]) {
+        const lines = textLines(text, { start, end: start + length });
+        expect(join(lines)).toBe(text);
+        expect(lines.current?.marked).toBe(text.slice(start, start + length));
+      }
+    }
+    expect(join(textLines(text, null))).toBe(text);
   });
 
   it("splits at the cut", () => {

@@ -89,8 +89,11 @@ export function meter(budget: CatalogBudget | null): Meter | null {
 }
 
 export function formatCount(value: number): string {
-  return value.toLocaleString("en-US");
+  return COUNT_FORMAT.format(value);
 }
+// One formatter for every call: `toLocaleString` builds a new one each time, and a catalog formats hundreds of
+// counts per keystroke.
+const COUNT_FORMAT = new Intl.NumberFormat("en-US");
 
 /** A fraction as a percentage with one decimal; a dash where there is none. */
 export function formatPercent(value: number | null | undefined): string {
@@ -104,11 +107,43 @@ export interface Pieces {
   after: string;
 }
 
-/** Splits `text` around [start, end) in UTF-16 units, clamped to the text; an empty range marks nothing. */
-export function splitRange(text: string, start: number, end: number): Pieces {
-  const from = Math.max(0, Math.min(text.length, start));
-  const to = Math.max(from, Math.min(text.length, end));
-  return { before: text.slice(0, from), marked: text.slice(from, to), after: text.slice(to) };
+/**
+ * A long text as lines, each keeping its line break, so that a view can draw a line per block and an edit redraws
+ * only the lines it changed. With a range, the lines holding [start, end) (UTF-16 units, clamped) stay together
+ * as `current`, split around the range; `head` and `tail` are the lines before and after them. Joined in order,
+ * the pieces are `text` again.
+ */
+export interface TextLines {
+  head: string[];
+  current: Pieces | null;
+  tail: string[];
+}
+
+export function textLines(text: string, range: { start: number; end: number } | null): TextLines {
+  if (!range) return { head: splitLines(text), current: null, tail: [] };
+  const from = Math.max(0, Math.min(text.length, range.start));
+  const to = Math.max(from, Math.min(text.length, range.end));
+  const first = text.lastIndexOf("\n", from - 1) + 1;
+  // The current lines end after the line break that ends the range's last character (or its position, if empty).
+  const breakAt = text.indexOf("\n", to > from ? to - 1 : to);
+  const last = breakAt === -1 ? text.length : Math.max(breakAt + 1, to);
+  return {
+    head: splitLines(text.slice(0, first)),
+    current: { before: text.slice(first, from), marked: text.slice(from, to), after: text.slice(to, last) },
+    tail: splitLines(text.slice(last)),
+  };
+}
+
+/** `text` cut after each line feed; a last line without one is kept; no empty strings. */
+export function splitLines(text: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+    lines.push(text.slice(start, end + 1));
+    start = end + 1;
+  }
+  if (start < text.length) lines.push(text.slice(start));
+  return lines;
 }
 
 /** The text before and after a cut at `offset` UTF-16 units, clamped to the text. */

@@ -26,6 +26,7 @@ import {
   type TriggerRow,
 } from "./logic";
 import { refresher } from "./refresh";
+import { painted } from "../frames";
 
 /** What the previews read from the rest of the window. */
 export interface PreviewSource {
@@ -34,6 +35,8 @@ export interface PreviewSource {
   readonly activePath: string | null;
   /** Changes whenever the text of any open buffer does. */
   readonly revision: number;
+  /** When the key was pressed that made the last change (performance.now() time); null when no key did. */
+  readonly inputAt: number | null;
   /** The unsaved buffers. */
   buffers(): Buffer[];
   /** The editor's text of an open file, or null when it is not open. */
@@ -47,10 +50,6 @@ export const PREVIEW_TIMING = {
   catalogRefresh: "previews-catalog-refresh",
   catalogBackend: "previews-catalog-backend",
 } as const;
-
-// One frame: keystrokes within it are coalesced, and a run never starts while another is in flight (edits made
-// meanwhile get exactly one more run), so the delay can stay this short.
-const LIVE_DELAY_MS = 16;
 
 /** Counts over the whole catalog: the preview's `entries` are only the rows the panel lists. */
 export interface CatalogTotals {
@@ -121,8 +120,8 @@ export class PreviewsStore {
 
   readonly #backend: Backend;
   readonly #source: PreviewSource;
-  readonly #catalog = refresher((since) => this.#refreshCatalogs(since), LIVE_DELAY_MS);
-  readonly #loader = refresher(() => this.#refreshLoad(), LIVE_DELAY_MS);
+  readonly #catalog = refresher((since) => this.#refreshCatalogs(since));
+  readonly #loader = refresher(() => this.#refreshLoad());
 
   constructor(backend: Backend, source: PreviewSource) {
     this.#backend = backend;
@@ -141,16 +140,16 @@ export class PreviewsStore {
     return [...new Set(names)];
   }
 
-  /** The buffers changed: refresh what is shown. */
-  edited(): void {
-    if (this.tab === "catalog") this.#catalog.request();
-    if (this.tab === "load") this.#loader.request();
+  /** The buffers changed (typing: at the key event `inputAt`): refresh what is shown. */
+  edited(inputAt?: number): void {
+    if (this.tab === "catalog") this.#catalog.request(inputAt);
+    if (this.tab === "load") this.#loader.request(inputAt);
   }
 
-  /** A control or the tab changed: refresh what is shown now. */
+  /** A control or the tab changed: refresh what is shown. */
   settingsChanged(): void {
-    if (this.tab === "catalog") this.#catalog.now();
-    if (this.tab === "load") this.#loader.now();
+    if (this.tab === "catalog") this.#catalog.request();
+    if (this.tab === "load") this.#loader.request();
   }
 
   stop(): void {
@@ -186,8 +185,8 @@ export class PreviewsStore {
       }),
     );
     measure(PREVIEW_TIMING.catalogBackend, started, performance.now());
-    // Timed to the frame that shows the new text.
-    await nextFrame();
+    // Timed to the paint of the frame that shows the new text.
+    await painted();
     measure(PREVIEW_TIMING.catalogRefresh, since, performance.now());
   }
 
@@ -337,10 +336,4 @@ function measure(name: string, start: number, end: number): void {
   } catch {
     // Timings are for the benchmark only.
   }
-}
-
-function nextFrame(): Promise<void> {
-  return new Promise((resolve) =>
-    typeof requestAnimationFrame === "function" ? requestAnimationFrame(() => resolve()) : setTimeout(resolve, 0),
-  );
 }

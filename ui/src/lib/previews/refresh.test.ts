@@ -1,8 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { refresher } from "./refresh";
-
-beforeEach(() => vi.useFakeTimers());
-afterEach(() => vi.useRealTimers());
 
 function gate() {
   let open!: () => void;
@@ -11,16 +8,14 @@ function gate() {
 }
 
 describe("refresher", () => {
-  it("runs once after a burst of requests", async () => {
+  it("runs once for the requests of one task, after that task", async () => {
     const run = vi.fn(async () => {});
-    const live = refresher(run, 50);
+    const live = refresher(run);
     live.request();
     live.request();
-    vi.advanceTimersByTime(40);
     live.request();
-    vi.advanceTimersByTime(49);
     expect(run).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
+    await live.idle();
     expect(run).toHaveBeenCalledTimes(1);
   });
 
@@ -28,11 +23,12 @@ describe("refresher", () => {
     const gates = [gate(), gate()];
     let started = 0;
     const run = vi.fn(() => gates[started++].promise);
-    const live = refresher(run, 10);
-    live.now();
+    const live = refresher(run);
+    live.request();
+    await vi.waitFor(() => expect(run).toHaveBeenCalledTimes(1));
     live.request();
     live.request();
-    vi.advanceTimersByTime(20);
+    await Promise.resolve();
     expect(run).toHaveBeenCalledTimes(1);
     gates[0].open();
     await vi.waitFor(() => expect(run).toHaveBeenCalledTimes(2));
@@ -41,15 +37,38 @@ describe("refresher", () => {
     expect(run).toHaveBeenCalledTimes(2);
   });
 
-  it("passes the time of the first request it answers, and cancel drops what is pending", async () => {
+  it("passes the earliest change time it answers", async () => {
     const run = vi.fn(async (_since: number) => {});
-    const live = refresher(run, 10);
+    const live = refresher(run);
+    live.request(50);
+    live.request(20);
+    live.request(70);
+    await live.idle();
+    expect(run.mock.calls).toEqual([[20]]);
+    const before = performance.now();
+    live.request();
+    await live.idle();
+    expect(run.mock.calls[1][0]).toBeGreaterThanOrEqual(before);
+  });
+
+  it("drops a queued run on cancel, and one asked for during a run", async () => {
+    const run = vi.fn(async () => {});
+    const live = refresher(run);
     live.request();
     live.cancel();
-    vi.advanceTimersByTime(20);
+    await live.idle();
+    await Promise.resolve();
     expect(run).not.toHaveBeenCalled();
-    live.request();
-    vi.advanceTimersByTime(10);
-    expect(typeof run.mock.calls[0][0]).toBe("number");
+
+    const first = gate();
+    const held = vi.fn(() => first.promise);
+    const other = refresher(held);
+    other.request();
+    await vi.waitFor(() => expect(held).toHaveBeenCalledTimes(1));
+    other.request();
+    other.cancel();
+    first.open();
+    await other.idle();
+    expect(held).toHaveBeenCalledTimes(1);
   });
 });

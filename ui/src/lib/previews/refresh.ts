@@ -1,74 +1,72 @@
-// Keeps one view in step with a stream of edits: runs after a short quiet spell, never two runs at once, and one
-// more run when edits arrived during a run, so the last answer always reflects the last edit.
+// Keeps one view in step with a stream of edits: a request made while nothing runs starts a run at the end of the
+// current task (so the requests of one keystroke travel together, and the backend works while the window draws
+// the keystroke); never two runs at once; and one more run when requests arrived during a run, so the last
+// answer always reflects the last edit.
 
 export interface Refresher {
-  /** Asks for a run soon. */
-  request(): void;
-  /** Runs now (a setting changed: no reason to wait). */
-  now(): void;
+  /** Asks for a run; `at` is when the change was made (the key event), now unless given. */
+  request(at?: number): void;
   cancel(): void;
   /** Settles when no run is pending or in flight (for tests). */
   idle(): Promise<void>;
 }
 
 /** `run` receives the time of the first request it answers, for timing from the keystroke. */
-export function refresher(run: (since: number) => Promise<void>, delayMs: number): Refresher {
-  let timer: ReturnType<typeof setTimeout> | null = null;
+export function refresher(run: (since: number) => Promise<void>): Refresher {
+  let queued = false;
   let running: Promise<void> | null = null;
   let again = false;
   let since: number | null = null;
-  let cancelled = false;
+  // Bumped by cancel(), so a run queued before it does not start.
+  let generation = 0;
   const waiters: (() => void)[] = [];
 
   const settleWaiters = () => {
-    if (timer === null && running === null && !again) waiters.splice(0).forEach((wake) => wake());
+    if (!queued && running === null && !again) waiters.splice(0).forEach((wake) => wake());
   };
 
   const start = () => {
-    timer = null;
-    if (running) {
-      again = true;
-      return;
-    }
     const first = since ?? now();
     since = null;
     running = run(first)
       .catch(() => {})
       .finally(() => {
         running = null;
-        if (again && !cancelled) {
+        if (again) {
           again = false;
           start();
         } else {
-          again = false;
           settleWaiters();
         }
       });
   };
 
   return {
-    request() {
-      cancelled = false;
-      since ??= now();
-      if (timer !== null) clearTimeout(timer);
-      timer = setTimeout(start, delayMs);
-    },
-    now() {
-      cancelled = false;
-      since ??= now();
-      if (timer !== null) clearTimeout(timer);
-      start();
+    request(at) {
+      const time = at ?? now();
+      since = since === null ? time : Math.min(since, time);
+      if (running) {
+        again = true;
+        return;
+      }
+      if (queued) return;
+      queued = true;
+      const queuedIn = generation;
+      queueMicrotask(() => {
+        queued = false;
+        if (queuedIn !== generation) return settleWaiters();
+        if (running) again = true;
+        else start();
+      });
     },
     cancel() {
-      cancelled = true;
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
+      generation++;
       again = false;
       since = null;
       settleWaiters();
     },
     idle() {
-      if (timer === null && running === null && !again) return Promise.resolve();
+      if (!queued && running === null && !again) return Promise.resolve();
       return new Promise((wake) => waiters.push(wake));
     },
   };
