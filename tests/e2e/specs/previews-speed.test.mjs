@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { launch, openSkill, quit, repo, screenshot, waitFor } from "./support.mjs";
+import { buildOf, drawingOf, launch, openSkill, quit, repo, screenshot, waitFor } from "./support.mjs";
 
 const SKILLS = 5000;
 const KEYSTROKES = 25;
@@ -99,7 +99,8 @@ describe("previews speed", { timeout: 900_000, skip: process.env.E2E_PREVIEWS_SP
       keystroke_to_painted_preview: summary(measures.refresh),
       catalog_preview_round_trip: summary(measures.backend),
       // The binary under test (run.sh passes SKILLFORGE_APP on as E2E_APP).
-      build: (process.env.E2E_APP ?? "").includes("/release/") ? "release" : "debug (the engine optimised, the app not)",
+      build: buildOf(process.env.E2E_APP),
+      drawing: drawingOf(),
     };
     console.log(`previews timings: ${JSON.stringify(figures)}`);
     const directory = process.env.E2E_ARTIFACTS ?? path.join(repo, "target/e2e-artifacts");

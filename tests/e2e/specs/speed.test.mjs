@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { copyFixture, launch, openSkill, quit, removeCopy, repo, screenshot, waitFor } from "./support.mjs";
+import { buildOf, copyFixture, drawingOf, launch, openSkill, quit, removeCopy, repo, screenshot, waitFor } from "./support.mjs";
 
 const KEYSTROKES = 60;
 
@@ -126,6 +126,7 @@ describe("editor speed on a 300 KB SKILL.md", { timeout: 300_000, skip: process.
       ipc_read_300kb_ms: Array.isArray(ipcRead) ? spread(ipcRead) : ipcRead,
       ipc_empty_command_ms: Array.isArray(ipcSmall) ? spread(ipcSmall) : ipcSmall,
       build: buildOf(process.env.E2E_APP),
+      drawing: drawingOf(),
       load_average: (await import("node:os")).loadavg().map(round),
       launch_to_tree_ms: Math.round(launchToTree),
       memory_mb: await appMemoryMb(),
@@ -143,10 +144,6 @@ function round(value) {
 }
 
 /** "release" or "debug", from the binary's path (SKILLFORGE_APP). */
-function buildOf(app = "") {
-  return app.includes("/release/") ? "release" : "debug (the engine optimised, the app not)";
-}
-
 /** Resident memory of the app and the WebKit processes it started, in MB, in total and per process name. */
 async function appMemoryMb() {
   const { execFile } = await import("node:child_process");
@@ -229,6 +226,7 @@ describe("a workspace of 5,000 skills", { timeout: 600_000, skip: EDITOR_ONLY },
       memory_mb_app_and_webkit_after_tree: memoryAfterTree,
       memory_mb_app_and_webkit_after_lint: await appMemoryMb(),
       build: buildOf(process.env.E2E_APP),
+      drawing: drawingOf(),
     };
     console.log(`tree timings: ${JSON.stringify(figures)}`);
     const directory = process.env.E2E_ARTIFACTS ?? path.join(repo, "target/e2e-artifacts");

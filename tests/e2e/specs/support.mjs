@@ -1,5 +1,5 @@
 // Shared helpers for the e2e specs: start the app on a workspace, poll for a state, save screenshots.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -212,4 +212,25 @@ async function keyFailure(browser, key, error) {
       `window text:\n${shown}\nscreenshot: ${picture}`,
     { cause: error },
   );
+}
+
+/** Which build of the app the benchmark figures are for. */
+export function buildOf(app = "") {
+  return app.includes("/release/") ? "release" : "debug (the engine optimised, the app not)";
+}
+
+/**
+ * How the window is drawn, as the app decides it (src-tauri/src/rendering.rs): WebKit's OpenGL compositing, or the
+ * CPU without it when there is no GPU render node and WEBKIT_DISABLE_COMPOSITING_MODE is unset.
+ */
+export function drawingOf() {
+  const chosen = process.env.WEBKIT_DISABLE_COMPOSITING_MODE;
+  if (chosen !== undefined) return chosen === "0" ? "composited (WEBKIT_DISABLE_COMPOSITING_MODE=0)" : `cpu (WEBKIT_DISABLE_COMPOSITING_MODE=${chosen})`;
+  let nodes = [];
+  try {
+    nodes = readdirSync("/dev/dri").filter((name) => name.startsWith("renderD"));
+  } catch {
+    // No /dev/dri: no GPU.
+  }
+  return nodes.length > 0 ? `composited (GPU ${nodes.join(", ")})` : "cpu (no GPU render node)";
 }
