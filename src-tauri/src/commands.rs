@@ -633,14 +633,17 @@ pub async fn catalog_preview(
         ));
     }
     let catalog = catalog_session(&state).await?;
-    blocking(move || {
+    let page = blocking(move || {
         Ok(catalog.preview(dialect, &limits, &buffers).page(
             PREVIEW_ROWS,
             current_path.as_deref(),
             current_name.as_deref(),
         ))
     })
-    .await
+    .await;
+    // Each preview of a large catalog allocates and frees megabytes, on whichever worker thread ran it.
+    state::release_freed_memory_soon();
+    page
 }
 
 /// How many catalog entries the previews panel lists (the current skill's is always sent too).

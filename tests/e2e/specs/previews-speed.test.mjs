@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { buildOf, drawingOf, launch, openSkill, quit, repo, screenshot, waitFor } from "./support.mjs";
+import { appMemoryMb, buildOf, drawingOf, launch, openSkill, quit, repo, screenshot, waitFor } from "./support.mjs";
 
 const SKILLS = 5000;
 const KEYSTROKES = 25;
@@ -98,6 +98,8 @@ describe("previews speed", { timeout: 900_000, skip: process.env.E2E_PREVIEWS_SP
       keystrokes: KEYSTROKES,
       keystroke_to_painted_preview: summary(measures.refresh),
       catalog_preview_round_trip: summary(measures.backend),
+      // With the previews panel open on the whole workspace, settled a moment after the last keystroke.
+      memory_mb: await new Promise((resolve) => setTimeout(resolve, 2000)).then(appMemoryMb),
       // The binary under test (run.sh passes SKILLFORGE_APP on as E2E_APP).
       build: buildOf(process.env.E2E_APP),
       drawing: drawingOf(),

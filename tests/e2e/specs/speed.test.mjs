@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { buildOf, copyFixture, drawingOf, launch, openSkill, quit, removeCopy, repo, screenshot, waitFor } from "./support.mjs";
+import { appMemoryMb, buildOf, copyFixture, drawingOf, launch, openSkill, quit, removeCopy, repo, screenshot, waitFor } from "./support.mjs";
 
 const KEYSTROKES = 60;
 
@@ -141,29 +141,6 @@ describe("editor speed on a 300 KB SKILL.md", { timeout: 300_000, skip: process.
 
 function round(value) {
   return Math.round(value * 10) / 10;
-}
-
-/** "release" or "debug", from the binary's path (SKILLFORGE_APP). */
-/** Resident memory of the app and the WebKit processes it started, in MB, in total and per process name. */
-async function appMemoryMb() {
-  const { execFile } = await import("node:child_process");
-  const table = await new Promise((resolve, reject) =>
-    execFile("ps", ["-e", "-o", "pid=,ppid=,rss=,comm="], (error, stdout) => (error ? reject(error) : resolve(stdout))),
-  );
-  const rows = table.trim().split("\n").map((line) => {
-    const [pid, ppid, rss, ...comm] = line.trim().split(/\s+/);
-    return { pid, ppid, rss: Number(rss), comm: comm.join(" ") };
-  });
-  const ours = new Set(rows.filter((row) => row.comm.startsWith("skillforge-app")).map((row) => row.pid));
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const row of rows) if (ours.has(row.ppid) && !ours.has(row.pid)) (ours.add(row.pid), (grew = true));
-  }
-  const byProcess = {};
-  for (const row of rows.filter((candidate) => ours.has(candidate.pid))) {
-    byProcess[row.comm] = (byProcess[row.comm] ?? 0) + Math.round(row.rss / 1024);
-  }
-  return { total: Object.values(byProcess).reduce((sum, mb) => sum + mb, 0), byProcess };
 }
 
 describe("a workspace of 5,000 skills", { timeout: 600_000, skip: EDITOR_ONLY }, () => {

@@ -234,3 +234,25 @@ export function drawingOf() {
   }
   return nodes.length > 0 ? `composited (GPU ${nodes.join(", ")})` : "cpu (no GPU render node)";
 }
+
+/** Resident memory of the app and the WebKit processes it started, in MB, in total and per process name. */
+export async function appMemoryMb() {
+  const { execFile } = await import("node:child_process");
+  const table = await new Promise((resolve, reject) =>
+    execFile("ps", ["-e", "-o", "pid=,ppid=,rss=,comm="], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
+  const rows = table.trim().split("\n").map((line) => {
+    const [pid, ppid, rss, ...comm] = line.trim().split(/\s+/);
+    return { pid, ppid, rss: Number(rss), comm: comm.join(" ") };
+  });
+  const ours = new Set(rows.filter((row) => row.comm.startsWith("skillforge-app")).map((row) => row.pid));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows) if (ours.has(row.ppid) && !ours.has(row.pid)) (ours.add(row.pid), (grew = true));
+  }
+  const byProcess = {};
+  for (const row of rows.filter((candidate) => ours.has(candidate.pid))) {
+    byProcess[row.comm] = (byProcess[row.comm] ?? 0) + Math.round(row.rss / 1024);
+  }
+  return { total: Object.values(byProcess).reduce((sum, mb) => sum + mb, 0), byProcess };
+}
