@@ -168,3 +168,34 @@ fn ignore_comments_silence_their_code_and_only_unused_ones_are_reported() {
         .collect();
     assert_eq!(unused, ["`SF999` is not a Skillforge rule code"]);
 }
+
+#[test]
+fn a_lowercase_skill_file_beside_skill_md_is_noticed_from_the_folder_and_from_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("pdf-tools");
+    std::fs::create_dir(&skill).unwrap();
+    let text =
+        "---\nname: pdf-tools\ndescription: Fills PDF forms. Use when PDFs come up.\n---\nBody\n";
+    std::fs::write(skill.join("SKILL.md"), text).unwrap();
+    let beside = |path: &Path| -> Vec<bool> {
+        collect(&[path.to_path_buf()], &Config::default())
+            .unwrap()
+            .iter()
+            .map(|file| file.placement.lowercase_beside)
+            .collect()
+    };
+    assert_eq!(beside(dir.path()), [false]);
+    assert_eq!(beside(&skill.join("SKILL.md")), [false]);
+
+    std::fs::write(skill.join("skill.md"), text).unwrap();
+    assert_eq!(beside(dir.path()), [true]);
+    assert_eq!(beside(&skill.join("SKILL.md")), [true]);
+    // The lowercase file given on its own is SF604's case, not this one.
+    assert_eq!(beside(&skill.join("skill.md")), [false]);
+
+    std::fs::remove_file(skill.join("SKILL.md")).unwrap();
+    let alone = collect(&[dir.path().to_path_buf()], &Config::default()).unwrap();
+    assert_eq!(alone.len(), 1);
+    assert!(alone[0].path.ends_with("skill.md"));
+    assert!(!alone[0].placement.lowercase_beside);
+}

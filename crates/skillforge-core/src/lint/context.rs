@@ -24,6 +24,8 @@ pub struct Placement {
     pub same_name_elsewhere: Vec<String>,
     /// Whether this file comes first among the files sharing its name.
     pub first_of_its_name: bool,
+    /// A lowercase `skill.md` sits beside this `SKILL.md`, where no client reads it.
+    pub lowercase_beside: bool,
 }
 
 /// Answers "does this file exist?" for link checks; the engine passes the real filesystem, tests may not.

@@ -49,6 +49,7 @@ pub static CODES: &[(&str, &Rule)] = &[
     ("SF602", &workspace::nested_skill::RULE),
     ("SF603", &workspace::symlinked_skill::RULE),
     ("SF604", &workspace::skill_file_name_case::RULE),
+    ("SF605", &workspace::lowercase_skill_file_ignored::RULE),
     ("SF901", &suppression::unused_ignore_comment::RULE),
 ];
 

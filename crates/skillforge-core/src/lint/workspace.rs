@@ -305,7 +305,7 @@ pub struct Collected {
 
 /// Like [`collect`], also reporting the files it could not read.
 pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, CollectError> {
-    let mut found: Vec<(PathBuf, bool, bool)> = Vec::new();
+    let mut found: Vec<Found> = Vec::new();
     for path in paths {
         let metadata = std::fs::metadata(path).map_err(|source| CollectError::Io {
             path: path.display().to_string(),
@@ -313,8 +313,12 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
         })?;
         let before = found.len();
         if metadata.is_file() {
-            let link = is_symlink(path);
-            found.push((path.clone(), false, link));
+            found.push(Found {
+                path: path.clone(),
+                via_link: false,
+                symlinked_file: is_symlink(path),
+                lowercase_beside: has_lowercase_beside(path),
+            });
         } else {
             walk(path, 0, is_symlink(path), &mut found).map_err(|source| CollectError::Io {
                 path: path.display().to_string(),
@@ -327,15 +331,17 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
             });
         }
     }
-    found.retain(|(path, _, _)| !config.is_ignored(path));
+    found.retain(|found| !config.is_ignored(&found.path));
     // Reading is independent per file: spread it over the cores, keeping discovery order.
-    let read = parallel_map(&found, |(path, symlinked_dir, symlinked_file)| {
+    let read = parallel_map(&found, |found| {
+        let path = &found.path;
         let display = path.display().to_string();
         match read_skill_bytes(path) {
             Ok(bytes) => {
                 let mut file = SkillFile::from_bytes(path.clone(), display, bytes);
-                file.placement.symlinked_dir = *symlinked_dir;
-                file.placement.symlinked_file = *symlinked_file;
+                file.placement.symlinked_dir = found.via_link;
+                file.placement.symlinked_file = found.symlinked_file;
+                file.placement.lowercase_beside = found.lowercase_beside;
                 Ok(file)
             }
             Err(reason) => Err(Skipped {
@@ -389,6 +395,20 @@ fn read_skill_bytes(path: &Path) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// Whether the folder of the `SKILL.md` at `path` also lists a `skill.md` (by exact name, from the
+/// listing: a probe would find `SKILL.md` itself on a case-insensitive filesystem).
+fn has_lowercase_beside(path: &Path) -> bool {
+    if path.file_name() != Some(std::ffi::OsStr::new(SKILL_FILE_NAMES[0])) {
+        return false;
+    }
+    let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty());
+    std::fs::read_dir(dir.unwrap_or(Path::new("."))).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|entry| entry.file_name() == std::ffi::OsStr::new(SKILL_FILE_NAMES[1]))
+    })
+}
+
 fn is_symlink(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink())
 }
@@ -397,12 +417,18 @@ fn is_symlink(path: &Path) -> bool {
 /// lowercase `skill.md` when there is no `SKILL.md`; most clients do not ([`super::rules::workspace`]).
 pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
 
-fn walk(
-    dir: &Path,
-    depth: usize,
+/// A skill file the walk found, with what its folder listing says about it.
+struct Found {
+    path: PathBuf,
+    /// Reached through a linked folder.
     via_link: bool,
-    found: &mut Vec<(PathBuf, bool, bool)>,
-) -> std::io::Result<()> {
+    /// The file itself is a link.
+    symlinked_file: bool,
+    /// A lowercase `skill.md` sits beside this `SKILL.md`.
+    lowercase_beside: bool,
+}
+
+fn walk(dir: &Path, depth: usize, via_link: bool, found: &mut Vec<Found>) -> std::io::Result<()> {
     use rustix::fs::{Mode, OFlags};
 
     // Links are followed here as the path would be: a linked folder given or met is still listed.
@@ -456,7 +482,7 @@ fn walk_in(
     dir: &Path,
     depth: usize,
     via_link: bool,
-    found: &mut Vec<(PathBuf, bool, bool)>,
+    found: &mut Vec<Found>,
 ) -> std::io::Result<()> {
     use std::os::unix::ffi::OsStrExt;
 
@@ -472,11 +498,16 @@ fn walk_in(
             .find(|entry| entry.name.as_bytes() == wanted.as_bytes())
     });
     if let Some(entry) = skill_file {
-        found.push((
-            path_of(&entry.name),
+        let lowercase = SKILL_FILE_NAMES[1].as_bytes();
+        found.push(Found {
+            path: path_of(&entry.name),
             via_link,
-            entry.kind == FileType::Symlink,
-        ));
+            symlinked_file: entry.kind == FileType::Symlink,
+            lowercase_beside: entry.name.as_bytes() != lowercase
+                && entries
+                    .iter()
+                    .any(|other| other.name.as_bytes() == lowercase),
+        });
     }
     if depth >= MAX_DEPTH || via_link {
         return Ok(());
