@@ -1,27 +1,14 @@
 //! `skillforge export` end to end: the real binary on the export fixtures, full output and exit codes.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::run;
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/export/skills")
-}
-
-/// Runs the binary in `dir` (relative paths keep the output free of machine paths).
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = match Command::new(env!("CARGO_BIN_EXE_skillforge"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-    {
-        Ok(output) => output,
-        Err(error) => panic!("cannot run skillforge: {error}"),
-    };
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 fn workspace() -> tempfile::TempDir {

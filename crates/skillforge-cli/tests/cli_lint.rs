@@ -1,7 +1,8 @@
 //! `skillforge lint` end to end: the real binary on the rule fixtures, full output compared with snapshots.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../skillforge-core/tests/fixtures/lint")
@@ -9,20 +10,12 @@ fn fixtures() -> PathBuf {
 
 /// Runs the binary in `dir`; returns exit code and stdout, with stderr appended when not empty.
 fn run(dir: &Path, args: &[&str]) -> (i32, String) {
-    let output = match Command::new(env!("CARGO_BIN_EXE_skillforge"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-    {
-        Ok(output) => output,
-        Err(error) => panic!("cannot run skillforge: {error}"),
-    };
-    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
-    if !output.stderr.is_empty() {
+    let (code, mut text, stderr) = common::run(dir, args);
+    if !stderr.is_empty() {
         text.push_str("--- stderr\n");
-        text.push_str(&String::from_utf8_lossy(&output.stderr));
+        text.push_str(&stderr);
     }
-    (output.status.code().unwrap_or(-1), text)
+    (code, text)
 }
 
 fn snapshot(name: &str, dir: &Path, args: &[&str]) -> i32 {

@@ -1,27 +1,16 @@
 //! The router's `--threshold` in `skillforge simulate` and `skillforge triggers`: the real binary on
 //! the activation fixtures.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/activation")
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let output = match Command::new(env!("CARGO_BIN_EXE_skillforge"))
-        .current_dir(fixtures())
-        .args(args)
-        .output()
-    {
-        Ok(output) => output,
-        Err(error) => panic!("cannot run skillforge: {error}"),
-    };
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    common::run(&fixtures(), args)
 }
 
 fn chosen(stdout: &str) -> serde_json::Value {

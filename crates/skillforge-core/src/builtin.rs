@@ -133,26 +133,22 @@ mod tests {
         };
         assert!(text.contains("](references/layout-checklist.md)"));
         let session = crate::editor::LintSession::default();
-        let linted = session.lint_buffer(Path::new(&location), text, &[]);
-        let missing: Vec<&str> = linted
-            .diagnostics
-            .iter()
-            .filter(|d| d.rule == "link-target-missing")
-            .map(|d| d.message.as_str())
-            .collect();
+        let missing_links = |text: &str| -> Vec<String> {
+            session
+                .lint_buffer(Path::new(&location), text, &[])
+                .diagnostics
+                .into_iter()
+                .filter(|d| d.rule == "link-target-missing")
+                .map(|d| d.message)
+                .collect()
+        };
+        let missing = missing_links(text);
         assert!(missing.is_empty(), "{missing:?}");
 
         // A link to a file that is not embedded is still reported.
         let broken = format!("{text}\nSee [gone](references/not-embedded.md).\n");
-        let linted = session.lint_buffer(Path::new(&location), &broken, &[]);
-        let missing: Vec<&str> = linted
-            .diagnostics
-            .iter()
-            .filter(|d| d.rule == "link-target-missing")
-            .map(|d| d.message.as_str())
-            .collect();
         assert_eq!(
-            missing,
+            missing_links(&broken),
             ["`references/not-embedded.md` does not exist in the skill folder"]
         );
         assert!(EmbeddedOrDisk.exists(Path::new(&format!("{LOCATION_PREFIX}{SKILL}/scripts"))));

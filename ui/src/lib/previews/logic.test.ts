@@ -8,6 +8,7 @@ import {
   dirtyBuffers,
   entryFor,
   evalsPathFor,
+  formatCount,
   formatPercent,
   limitsFor,
   meter,
@@ -67,6 +68,7 @@ describe("controls", () => {
     expect(meter({ unit: "characters", limit: 10, used: 12, basis: "" })!.over).toBe(true);
     expect(formatPercent(0.1234)).toBe("12.3%");
     expect(formatPercent(null)).toBe("—");
+    expect([0, 999, 1234, 1234567].map(formatCount)).toEqual(["0", "999", "1,234", "1,234,567"]);
   });
 });
 
