@@ -19,7 +19,7 @@ use skillforge_core::catalog::session::{Buffer, CatalogSession};
 use skillforge_core::editor::{
     BufferAnswer, BufferLint, EditorEdit, FileLint, LintSession, WorkspaceLint,
 };
-use skillforge_core::files::{Fingerprint, SaveGuard, TextFile};
+use skillforge_core::fs::{Fingerprint, SaveGuard, TextFile};
 use skillforge_core::lint::{registry, ProfileId, Severity};
 use skillforge_core::preview::{self, Preview};
 use skillforge_core::scaffold::{self, ScaffoldError, ScaffoldOptions};

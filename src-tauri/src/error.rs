@@ -62,7 +62,7 @@ impl AppError {
     }
 
     pub fn outside_workspace(path: &std::path::Path) -> Self {
-        skillforge_core::files::FileError::OutsideRoots(path.to_path_buf()).into()
+        skillforge_core::fs::FileError::OutsideRoots(path.to_path_buf()).into()
     }
 }
 
@@ -80,9 +80,9 @@ impl From<WorkspaceError> for AppError {
     }
 }
 
-impl From<skillforge_core::files::FileError> for AppError {
-    fn from(error: skillforge_core::files::FileError) -> Self {
-        use skillforge_core::files::FileError;
+impl From<skillforge_core::fs::FileError> for AppError {
+    fn from(error: skillforge_core::fs::FileError) -> Self {
+        use skillforge_core::fs::FileError;
         let code = match &error {
             FileError::OutsideRoots(_) | FileError::NotNormal(_) | FileError::Symlink { .. } => {
                 ErrorCode::OutsideWorkspace

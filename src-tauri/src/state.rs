@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use skillforge_core::catalog::session::CatalogSession;
 use skillforge_core::editor::LintSession;
-use skillforge_core::files::Roots;
+use skillforge_core::fs::Roots;
 
 use crate::error::AppError;
 use crate::watcher::WorkspaceWatcher;

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use include_dir::{include_dir, Dir};
 
-use crate::files::{FileError, Roots, SaveGuard};
+use crate::fs::{FileError, Roots, SaveGuard};
 use crate::lint::context::FileProbe;
 
 /// The repository's `skills/` folder, as it was when the engine was compiled.

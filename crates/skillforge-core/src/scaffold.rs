@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::files::{FileError, Roots, SaveGuard};
+use crate::fs::{FileError, Roots, SaveGuard};
 
 /// Why a skill cannot be created.
 #[derive(Debug, thiserror::Error)]

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::triggers::EvalQuery;
-use crate::files::{FileError, Fingerprint, Roots, SaveGuard};
 use crate::frontmatter::lite::parse_skill_metadata;
+use crate::fs::{FileError, Fingerprint, Roots, SaveGuard};
 
 /// Where a skill's trigger queries live, relative to its SKILL.md.
 pub fn evals_path(skill_path: &Path) -> PathBuf {

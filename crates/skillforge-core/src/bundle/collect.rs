@@ -135,7 +135,7 @@ pub fn read_skill_folder(
 
 /// Opens an absolute folder from `/`, refusing a symbolic link at every step (as discovery walks).
 fn open_directory_chain(path: &Path) -> Result<OwnedFd, Errno> {
-    crate::files::open_directory_from_root(path).map_err(|(errno, _)| errno)
+    crate::fs::open::directory_from_root(path).map_err(|(errno, _)| errno)
 }
 
 struct Walker<'a> {

@@ -835,7 +835,7 @@ fn os_error(errno: Errno, filename: &OsStr) -> String {
 /// Opens an absolute directory path from `/` down, refusing a symlink at every step; errors read
 /// as Python's OSError for the component that failed.
 fn open_directory_chain(path: &Path) -> Result<OwnedFd, String> {
-    crate::files::open_directory_from_root(path).map_err(|(errno, name)| os_error(errno, &name))
+    crate::fs::open::directory_from_root(path).map_err(|(errno, name)| os_error(errno, &name))
 }
 
 fn open_child_directory(parent: impl AsFd, name: &CStr) -> Result<OwnedFd, String> {
@@ -940,7 +940,7 @@ mod tests {
         std::fs::write(root.join("file"), "text").ok();
         std::fs::create_dir(root.join("folder")).ok();
         std::os::unix::fs::symlink(root.join("folder"), root.join("link")).ok();
-        let Ok(directory) = crate::files::open_directory_from_root(root) else {
+        let Ok(directory) = crate::fs::open::directory_from_root(root) else {
             panic!("cannot open {}", root.display());
         };
         let kind = |name: &CStr, listed| kind_of(&directory, name, listed);

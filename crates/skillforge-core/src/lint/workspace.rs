@@ -333,7 +333,7 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
     }
     found.retain(|found| !config.is_ignored(&found.path));
     // Reading is independent per file: spread it over the cores, keeping discovery order.
-    let read = parallel_map(&found, |found| {
+    let read = crate::parallel::map(&found, |found| {
         let path = &found.path;
         let display = path.display().to_string();
         match read_skill_bytes(path) {
@@ -536,7 +536,7 @@ fn walk_in(
     if depth == 0 {
         // Listing folders is most of a large walk and the subtrees are independent: walk the top-level
         // folders on every core, then join their findings in name order.
-        let subtrees = parallel_map_from(2, &children, |(entry, via_link)| {
+        let subtrees = crate::parallel::map_from(2, &children, |(entry, via_link)| {
             let mut below = Vec::new();
             let child = open_child(entry)?;
             walk_in(
@@ -567,7 +567,7 @@ pub fn place(files: &mut [SkillFile]) {
     let displays: Vec<String> = files.iter().map(|file| file.display_path.clone()).collect();
     // A lowercase `skill.md` is invisible to every client that compares names (nagents, 10xGraph, Codex
     // look for `SKILL.md` only), so it neither has nor causes a duplicate.
-    let names: Vec<Option<String>> = parallel_map(files, |file| {
+    let names: Vec<Option<String>> = crate::parallel::map(files, |file| {
         if file.is_lowercase_skill_file() {
             None
         } else {
@@ -628,43 +628,7 @@ fn declared_name(file: &SkillFile) -> Option<String> {
 /// Lints every file with the real filesystem as link target probe.
 pub fn lint_files(files: &[SkillFile], options: &LintOptions) -> Vec<FileReport> {
     // Files are independent once placed.
-    parallel_map(files, |file| lint_file(file, options, &RealFiles))
-}
-
-/// `items.iter().map(work).collect()`, spread over the available cores in contiguous parts so the results
-/// keep their order. Small inputs stay on this thread: spawning costs more than they do.
-fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    parallel_map_from(64, items, work)
-}
-
-/// [`parallel_map`] for work whose items are few but large: spread from `minimum` items on.
-fn parallel_map_from<T: Sync, R: Send>(
-    minimum: usize,
-    items: &[T],
-    work: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    if workers <= 1 || items.len() < minimum.max(2) {
-        return items.iter().map(&work).collect();
-    }
-    let chunk = items.len().div_ceil(workers);
-    let work = &work;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(work).collect::<Vec<_>>()))
-            .collect();
-        let mut results = Vec::with_capacity(items.len());
-        for (handle, part) in handles.into_iter().zip(items.chunks(chunk)) {
-            match handle.join() {
-                Ok(mut done) => results.append(&mut done),
-                // A panic in a worker is a bug; redo that part on this thread so the result stays complete
-                // (or the panic surfaces here, where the caller sees it).
-                Err(_) => results.extend(part.iter().map(work)),
-            }
-        }
-        results
-    })
+    crate::parallel::map(files, |file| lint_file(file, options, &RealFiles))
 }
 
 /// The `<available_skills>` text 10xGraph would build from these files, given in its discovery order:

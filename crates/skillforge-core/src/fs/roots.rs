@@ -1,4 +1,4 @@
-//! Guarded file access inside the folders an author opened.
+//! Paths inside the folders an author opened.
 //!
 //! Every path that arrives from the UI is checked twice: lexically (absolute, no `..`, under an opened
 //! root) and then physically, by walking from the root with directory descriptors and `O_NOFOLLOW`,
@@ -9,17 +9,16 @@
 //! that changed on disk since the author read it, unless the author explicitly chose to save over it.
 
 use std::ffi::OsString;
-use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::path::{Component, Path, PathBuf};
 
-use rustix::fs::{Mode, OFlags};
+use rustix::fs::Mode;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
-/// Files larger than this are not opened for editing: no SKILL.md is anywhere near it, and an editor
-/// holding hundreds of megabytes helps nobody.
-pub const MAX_EDITABLE_BYTES: u64 = 16 * 1024 * 1024;
+use super::open;
+use super::read::{self, Limit, ReadError};
+use super::write::{self, Expect, WriteError};
+pub use super::Fingerprint;
 
 /// Why a file inside a workspace cannot be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -34,12 +33,8 @@ pub enum FileError {
     NotFound(PathBuf),
     #[error("{}: not a regular file", .0.display())]
     NotAFile(PathBuf),
-    #[error("{}: {size} bytes is more than the {limit} bytes the editor opens", path.display())]
-    TooLarge {
-        path: PathBuf,
-        size: u64,
-        limit: u64,
-    },
+    #[error("{}: larger than the {limit} bytes the editor opens", path.display())]
+    TooLarge { path: PathBuf, limit: u64 },
     #[error("{}: not UTF-8 text (invalid byte at offset {offset}); open it in a binary-safe editor", path.display())]
     NotUtf8 { path: PathBuf, offset: usize },
     #[error("{}: changed on disk since it was opened; reload it, or choose to save over it", .0.display())]
@@ -52,18 +47,6 @@ pub enum FileError {
         #[source]
         source: std::io::Error,
     },
-}
-
-/// A short, stable digest of a file's bytes, used to notice edits made outside the app.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Fingerprint(pub String);
-
-impl Fingerprint {
-    pub fn of(bytes: &[u8]) -> Self {
-        let digest = Sha256::digest(bytes);
-        Self(digest.iter().map(|byte| format!("{byte:02x}")).collect())
-    }
 }
 
 /// A text file as read from disk.
@@ -148,7 +131,9 @@ impl Roots {
             .split_last()
             .ok_or_else(|| FileError::NotAFile(path.to_path_buf()))?;
         let parent = open_directory_beneath(located.root, parents, path)?;
-        let bytes = read_regular(&parent, name, path)?;
+        let bytes = read::regular_at(&parent, name.as_os_str(), Limit::SKILL_FILE)
+            .map_err(|error| read_error(path, name, error))?
+            .bytes;
         let fingerprint = Fingerprint::of(&bytes);
         let text = String::from_utf8(bytes).map_err(|error| FileError::NotUtf8 {
             path: path.to_path_buf(),
@@ -168,12 +153,10 @@ impl Roots {
                 Ok(()) | Err(rustix::io::Errno::EXIST) => {}
                 Err(error) => return Err(io_error(path, error)),
             }
-            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-            directory = match rustix::fs::openat(&directory, part.as_os_str(), flags, Mode::empty())
-            {
+            directory = match open::directory_at(&directory, part.as_os_str()) {
                 Ok(child) => child,
                 Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR)
-                    if is_symlink(&directory, part) =>
+                    if open::is_symlink_at(&directory, part.as_os_str()) =>
                 {
                     return Err(FileError::Symlink {
                         path: path.to_path_buf(),
@@ -200,16 +183,18 @@ impl Roots {
         let parent = open_directory_beneath(located.root, parents, path)?;
         match rustix::fs::mkdirat(&parent, name.as_os_str(), Mode::from_raw_mode(0o755)) {
             Ok(()) => Ok(()),
-            Err(rustix::io::Errno::EXIST) if is_symlink(&parent, name) => Err(FileError::Symlink {
-                path: path.to_path_buf(),
-                component: located.components.iter().collect(),
-            }),
+            Err(rustix::io::Errno::EXIST) if open::is_symlink_at(&parent, name.as_os_str()) => {
+                Err(FileError::Symlink {
+                    path: path.to_path_buf(),
+                    component: located.components.iter().collect(),
+                })
+            }
             Err(rustix::io::Errno::EXIST) => Err(FileError::AlreadyExists(path.to_path_buf())),
             Err(error) => Err(io_error(path, error)),
         }
     }
 
-    /// Writes `text` atomically, keeping the permissions of the file it replaces.
+    /// Writes `text` atomically, keeping the permissions and owner of the file it replaces.
     ///
     /// Returns the fingerprint of what was written.
     pub fn write_text(
@@ -234,64 +219,18 @@ impl Roots {
             .split_last()
             .ok_or_else(|| FileError::NotAFile(path.to_path_buf()))?;
         let parent = open_directory_beneath(located.root, parents, path)?;
-        let existing = match read_regular(&parent, name, path) {
-            Ok(current) => Some(current),
-            Err(FileError::NotFound(_)) => None,
-            Err(error) => return Err(error),
+        let expect = match guard {
+            SaveGuard::New => Expect::Absent,
+            SaveGuard::Unchanged(fingerprint) => Expect::Content {
+                bytes_digest: fingerprint.clone(),
+                identity: None,
+            },
+            SaveGuard::Overwrite => Expect::Anything,
         };
-        match (guard, &existing) {
-            (SaveGuard::New, Some(_)) => return Err(FileError::AlreadyExists(path.to_path_buf())),
-            (SaveGuard::Unchanged(_), None) => {
-                return Err(FileError::ChangedOnDisk(path.to_path_buf()))
-            }
-            (SaveGuard::Unchanged(expected), Some(current))
-                if &Fingerprint::of(current) != expected =>
-            {
-                return Err(FileError::ChangedOnDisk(path.to_path_buf()))
-            }
-            _ => {}
-        }
-        let mode = match existing {
-            Some(_) => rustix::fs::statat(
-                &parent,
-                name.as_os_str(),
-                rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
-            )
-            .map(|stat| Mode::from_raw_mode(stat.st_mode) & Mode::from_raw_mode(0o7777))
-            .map_err(|error| io_error(path, error))?,
-            None => Mode::from_raw_mode(0o644),
-        };
-        write_atomically(&parent, name, bytes, mode, path)?;
+        write::replace_at(&parent, name.as_os_str(), bytes, &expect)
+            .map_err(|error| write_error(path, name, error))?;
         Ok(Fingerprint::of(bytes))
     }
-}
-
-/// Opens an absolute folder by walking from `/` with directory descriptors, refusing a symbolic link
-/// at every step, so no link can redirect the open between a check and the use (no path-string open).
-/// `..` is walked like any name (it is never a link). On failure, says which component failed.
-pub fn open_directory_from_root(path: &Path) -> Result<OwnedFd, (rustix::io::Errno, OsString)> {
-    let mut descriptor = rustix::fs::openat(
-        rustix::fs::CWD,
-        c"/",
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    )
-    .map_err(|errno| (errno, OsString::from("/")))?;
-    for component in path.components() {
-        let name = match component {
-            Component::Normal(name) => name,
-            Component::ParentDir => std::ffi::OsStr::new(".."),
-            Component::RootDir | Component::CurDir | Component::Prefix(_) => continue,
-        };
-        descriptor = rustix::fs::openat(
-            &descriptor,
-            name,
-            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-        .map_err(|errno| (errno, name.to_os_string()))?;
-    }
-    Ok(descriptor)
 }
 
 fn io_error(path: &Path, error: rustix::io::Errno) -> FileError {
@@ -301,51 +240,72 @@ fn io_error(path: &Path, error: rustix::io::Errno) -> FileError {
     }
 }
 
+fn read_error(path: &Path, name: &OsString, error: ReadError) -> FileError {
+    match error {
+        ReadError::NotFound => FileError::NotFound(path.to_path_buf()),
+        ReadError::Symlink => FileError::Symlink {
+            path: path.to_path_buf(),
+            component: PathBuf::from(name),
+        },
+        ReadError::NotRegular(_) => FileError::NotAFile(path.to_path_buf()),
+        ReadError::TooLarge { limit } => FileError::TooLarge {
+            path: path.to_path_buf(),
+            limit: limit.bytes,
+        },
+        ReadError::Io(errno) => io_error(path, errno),
+    }
+}
+
+fn write_error(path: &Path, name: &OsString, error: WriteError) -> FileError {
+    match error {
+        WriteError::Changed => FileError::ChangedOnDisk(path.to_path_buf()),
+        WriteError::Exists => FileError::AlreadyExists(path.to_path_buf()),
+        WriteError::NotRegular(_) => FileError::NotAFile(path.to_path_buf()),
+        WriteError::Symlink => FileError::Symlink {
+            path: path.to_path_buf(),
+            component: PathBuf::from(name),
+        },
+        WriteError::Read(error) => read_error(path, name, error),
+        error @ WriteError::Owner { .. } => FileError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, error.to_string()),
+        },
+        WriteError::Io(source) => FileError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+    }
+}
+
 /// Opens `root/parents…` as a directory, refusing a symbolic link at every step below the root.
 fn open_directory_beneath(
     root: &Path,
     parents: &[OsString],
     path: &Path,
 ) -> Result<OwnedFd, FileError> {
-    let mut directory = rustix::fs::open(
-        root,
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    )
-    .map_err(|error| missing_or_io(path, error))?;
-    let mut walked = PathBuf::new();
-    for part in parents {
-        walked.push(part);
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        directory = match rustix::fs::openat(&directory, part.as_os_str(), flags, Mode::empty()) {
-            Ok(child) => child,
-            Err(rustix::io::Errno::LOOP) => {
-                return Err(FileError::Symlink {
+    let directory = open::root_directory(root).map_err(|error| missing_or_io(path, error))?;
+    open::directory_beneath(&directory, parents.iter().map(OsString::as_os_str)).map_err(
+        |(errno, failed)| {
+            let walked: PathBuf = parents[..=failed.min(parents.len().saturating_sub(1))]
+                .iter()
+                .collect();
+            let linked = errno == rustix::io::Errno::LOOP
+                || (errno == rustix::io::Errno::NOTDIR
+                    && open::directory_beneath(
+                        &directory,
+                        parents[..failed].iter().map(OsString::as_os_str),
+                    )
+                    .is_ok_and(|above| open::is_symlink_at(&above, parents[failed].as_os_str())));
+            if linked {
+                FileError::Symlink {
                     path: path.to_path_buf(),
                     component: walked,
-                })
+                }
+            } else {
+                missing_or_io(path, errno)
             }
-            Err(rustix::io::Errno::NOTDIR) if is_symlink(&directory, part) => {
-                return Err(FileError::Symlink {
-                    path: path.to_path_buf(),
-                    component: walked,
-                })
-            }
-            Err(error) => return Err(missing_or_io(path, error)),
-        };
-    }
-    Ok(directory)
-}
-
-fn is_symlink(directory: &OwnedFd, name: &OsString) -> bool {
-    rustix::fs::statat(
-        directory,
-        name.as_os_str(),
-        rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+        },
     )
-    .is_ok_and(|stat| {
-        rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Symlink
-    })
 }
 
 fn missing_or_io(path: &Path, error: rustix::io::Errno) -> FileError {
@@ -354,101 +314,6 @@ fn missing_or_io(path: &Path, error: rustix::io::Errno) -> FileError {
     } else {
         io_error(path, error)
     }
-}
-
-/// Reads a regular file in `directory`; `O_NONBLOCK` keeps a FIFO from hanging the open.
-fn read_regular(directory: &OwnedFd, name: &OsString, path: &Path) -> Result<Vec<u8>, FileError> {
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let descriptor = match rustix::fs::openat(directory, name.as_os_str(), flags, Mode::empty()) {
-        Ok(descriptor) => descriptor,
-        Err(rustix::io::Errno::LOOP) => {
-            return Err(FileError::Symlink {
-                path: path.to_path_buf(),
-                component: PathBuf::from(name),
-            })
-        }
-        Err(error) => return Err(missing_or_io(path, error)),
-    };
-    let stat = rustix::fs::fstat(&descriptor).map_err(|error| io_error(path, error))?;
-    if rustix::fs::FileType::from_raw_mode(stat.st_mode) != rustix::fs::FileType::RegularFile {
-        return Err(FileError::NotAFile(path.to_path_buf()));
-    }
-    let size = u64::try_from(stat.st_size).unwrap_or(0);
-    if size > MAX_EDITABLE_BYTES {
-        return Err(FileError::TooLarge {
-            path: path.to_path_buf(),
-            size,
-            limit: MAX_EDITABLE_BYTES,
-        });
-    }
-    let mut file = std::fs::File::from(descriptor);
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    // The file may grow between fstat and read: never read past the limit.
-    Read::by_ref(&mut file)
-        .take(MAX_EDITABLE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|source| FileError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    if bytes.len() as u64 > MAX_EDITABLE_BYTES {
-        return Err(FileError::TooLarge {
-            path: path.to_path_buf(),
-            size: bytes.len() as u64,
-            limit: MAX_EDITABLE_BYTES,
-        });
-    }
-    Ok(bytes)
-}
-
-fn write_atomically(
-    directory: &OwnedFd,
-    name: &OsString,
-    bytes: &[u8],
-    mode: Mode,
-    path: &Path,
-) -> Result<(), FileError> {
-    let mut temporary_name = OsString::from(".");
-    temporary_name.push(name);
-    temporary_name.push(format!(".skillforge-{}.tmp", std::process::id()));
-    let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    // A temporary file left by a crashed save of this same process id is stale: remove it first.
-    let _ = rustix::fs::unlinkat(
-        directory,
-        temporary_name.as_os_str(),
-        rustix::fs::AtFlags::empty(),
-    );
-    let descriptor = rustix::fs::openat(directory, temporary_name.as_os_str(), flags, mode)
-        .map_err(|error| io_error(path, error))?;
-    let written = (|| -> std::io::Result<()> {
-        rustix::fs::fchmod(&descriptor, mode)?;
-        let mut file = std::fs::File::from(descriptor);
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        Ok(())
-    })();
-    let renamed = written.and_then(|()| {
-        rustix::fs::renameat(
-            directory,
-            temporary_name.as_os_str(),
-            directory,
-            name.as_os_str(),
-        )?;
-        // Make the rename itself durable.
-        rustix::fs::fsync(directory)?;
-        Ok(())
-    });
-    renamed.map_err(|source| {
-        let _ = rustix::fs::unlinkat(
-            directory,
-            temporary_name.as_os_str(),
-            rustix::fs::AtFlags::empty(),
-        );
-        FileError::Io {
-            path: path.to_path_buf(),
-            source,
-        }
-    })
 }
 
 #[cfg(test)]

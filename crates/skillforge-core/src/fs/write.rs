@@ -1,0 +1,446 @@
+//! The one atomic write: a temporary file beside the target (same filesystem), the target's mode and
+//! owner, fsync, then an atomic swap — and never over a file that changed since it was read.
+//!
+//! The check before the swap leaves a window of microseconds in which another writer could still
+//! change the old file; so the old file is swapped in place with `renameat2(RENAME_EXCHANGE)`, checked
+//! again after the swap while it is still on disk under the temporary name, and swapped back when it
+//! changed. Nothing another process wrote is deleted unseen. Filesystems without the exchange (some
+//! network filesystems) fall back to a plain rename after the check.
+
+use std::ffi::{OsStr, OsString};
+use std::io::Write as _;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+
+use rustix::fs::{AtFlags, FileType, Mode, RenameFlags};
+use rustix::io::Errno;
+
+use super::open;
+use super::read::{self, Identity, Limit, ReadError};
+
+/// What a write may replace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expect {
+    /// Nothing: create the file, fail if one exists.
+    Absent,
+    /// Exactly this content, in this file: fail if anything else is there.
+    Content {
+        bytes_digest: super::Fingerprint,
+        identity: Option<Identity>,
+    },
+    /// Whatever is there (the author chose to save over it).
+    Anything,
+}
+
+/// Why a write did not happen. Nothing was changed on disk in every case.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("changed on disk since it was read; nothing written")]
+    Changed,
+    #[error("already exists")]
+    Exists,
+    #[error("is {}, not a regular file; nothing written", open::describe(*.0))]
+    NotRegular(FileType),
+    #[error("is a symbolic link; links are never written through")]
+    Symlink,
+    #[error("belongs to user {owner} and group {group}, which this user cannot keep on a rewritten file; nothing written")]
+    Owner { owner: u32, group: u32 },
+    #[error(transparent)]
+    Read(ReadError),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl From<Errno> for WriteError {
+    fn from(errno: Errno) -> Self {
+        WriteError::Io(errno.into())
+    }
+}
+
+/// What is on disk under the name now.
+struct Current {
+    descriptor: OwnedFd,
+    identity: Identity,
+}
+
+fn current(directory: &OwnedFd, name: &OsStr) -> Result<Option<Current>, WriteError> {
+    let descriptor = match open::file_at(directory, name) {
+        Ok(descriptor) => descriptor,
+        Err(Errno::NOENT) => return Ok(None),
+        Err(Errno::LOOP) => return Err(WriteError::Symlink),
+        Err(errno) => return Err(errno.into()),
+    };
+    let identity = Identity::of_fd(&descriptor)?;
+    let kind = FileType::from_raw_mode(identity.mode);
+    if kind != FileType::RegularFile {
+        return Err(WriteError::NotRegular(kind));
+    }
+    Ok(Some(Current {
+        descriptor,
+        identity,
+    }))
+}
+
+/// Whether `current` still holds what `expect` allows.
+fn allowed(expect: &Expect, current: Option<&Current>) -> Result<(), WriteError> {
+    match (expect, current) {
+        (Expect::Anything, _) | (Expect::Absent, None) => Ok(()),
+        (Expect::Absent, Some(_)) => Err(WriteError::Exists),
+        (Expect::Content { .. }, None) => Err(WriteError::Changed),
+        (
+            Expect::Content {
+                bytes_digest,
+                identity,
+            },
+            Some(current),
+        ) => {
+            if identity.is_some_and(|identity| !identity.unchanged(&current.identity)) {
+                return Err(WriteError::Changed);
+            }
+            // Timestamps can be coarser than two writes: compare the content itself too.
+            let limit = Limit::RESOURCE.with_bytes(current.identity.size.saturating_add(1));
+            let bytes = read::bounded(&current.descriptor, current.identity.size, limit)
+                .map_err(WriteError::Read)?;
+            if &super::Fingerprint::of(&bytes) != bytes_digest {
+                return Err(WriteError::Changed);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Replaces (or creates) `name` in `directory` with `bytes`, atomically, as [`Expect`] allows; keeps
+/// the replaced file's mode and owner. Returns the identity of the written file.
+pub fn replace_at(
+    directory: &OwnedFd,
+    name: &OsStr,
+    bytes: &[u8],
+    expect: &Expect,
+) -> Result<Identity, WriteError> {
+    let before = current(directory, name)?;
+    allowed(expect, before.as_ref())?;
+    let mode = before
+        .as_ref()
+        .map_or(Mode::from_raw_mode(0o644), |current| {
+            Mode::from_raw_mode(current.identity.mode) & Mode::from_raw_mode(0o7777)
+        });
+    let (temporary, descriptor) = temporary_file(directory, name, mode)?;
+    let cleanup = |error: WriteError| {
+        let _ = rustix::fs::unlinkat(directory, temporary.as_os_str(), AtFlags::empty());
+        error
+    };
+    let written = (|| -> Result<Identity, WriteError> {
+        rustix::fs::fchmod(&descriptor, mode)?;
+        if let Some(current) = &before {
+            keep_owner(&descriptor, &current.identity)?;
+        }
+        let mut file = std::fs::File::from(descriptor.try_clone()?);
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        Ok(Identity::of_fd(&descriptor)?)
+    })();
+    let written = written.map_err(cleanup)?;
+    let Some(before) = before else {
+        // Creating: a file that appeared meanwhile is never replaced.
+        return match rustix::fs::renameat_with(
+            directory,
+            temporary.as_os_str(),
+            directory,
+            name,
+            RenameFlags::NOREPLACE,
+        ) {
+            Ok(()) => {
+                rustix::fs::fsync(directory)?;
+                Ok(written)
+            }
+            Err(Errno::EXIST) => Err(cleanup(WriteError::Exists)),
+            Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => {
+                // No RENAME_NOREPLACE here: a hard link fails on an existing name just the same.
+                let linked = rustix::fs::linkat(
+                    directory,
+                    temporary.as_os_str(),
+                    directory,
+                    name,
+                    AtFlags::empty(),
+                );
+                let _ = rustix::fs::unlinkat(directory, temporary.as_os_str(), AtFlags::empty());
+                match linked {
+                    Ok(()) => {
+                        rustix::fs::fsync(directory)?;
+                        Ok(written)
+                    }
+                    Err(Errno::EXIST) => Err(WriteError::Exists),
+                    Err(errno) => Err(errno.into()),
+                }
+            }
+            Err(errno) => Err(cleanup(errno.into())),
+        };
+    };
+    // Right before the swap: still the same file, with the same content, untouched since it was read?
+    if !matches!(expect, Expect::Anything) {
+        let now = current(directory, name).map_err(cleanup)?;
+        let same_file = now
+            .as_ref()
+            .is_some_and(|now| now.identity.unchanged(&before.identity));
+        if !same_file {
+            return Err(cleanup(WriteError::Changed));
+        }
+        allowed(expect, now.as_ref()).map_err(cleanup)?;
+    }
+    match rustix::fs::renameat_with(
+        directory,
+        temporary.as_os_str(),
+        directory,
+        name,
+        RenameFlags::EXCHANGE,
+    ) {
+        Ok(()) => {
+            // The old file now sits under the temporary name. The folder's fsync makes the swap
+            // durable, and gives a writer that opened the old file just before the swap the time to
+            // finish: if anything wrote to it, it goes back, and the new text goes nowhere.
+            rustix::fs::fsync(directory)?;
+            let held = Identity::of_fd(&before.descriptor);
+            let untouched = held.is_ok_and(|held| held.unchanged(&before.identity));
+            if !untouched && !matches!(expect, Expect::Anything) {
+                rustix::fs::renameat_with(
+                    directory,
+                    temporary.as_os_str(),
+                    directory,
+                    name,
+                    RenameFlags::EXCHANGE,
+                )?;
+                return Err(cleanup(WriteError::Changed));
+            }
+            let _ = rustix::fs::unlinkat(directory, temporary.as_os_str(), AtFlags::empty());
+            return Ok(written);
+        }
+        Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => {
+            rustix::fs::renameat(directory, temporary.as_os_str(), directory, name)
+                .map_err(|errno| cleanup(errno.into()))?;
+        }
+        Err(errno) => return Err(cleanup(errno.into())),
+    }
+    rustix::fs::fsync(directory)?;
+    Ok(written)
+}
+
+/// The replaced file's owner and group on the new one; refused when this user cannot give them.
+fn keep_owner(descriptor: &OwnedFd, original: &Identity) -> Result<(), WriteError> {
+    let ours = Identity::of_fd(descriptor)?;
+    if ours.owner == original.owner && ours.group == original.group {
+        return Ok(());
+    }
+    let owner = (ours.owner != original.owner).then(|| rustix::fs::Uid::from_raw(original.owner));
+    let group = (ours.group != original.group).then(|| rustix::fs::Gid::from_raw(original.group));
+    rustix::fs::fchown(descriptor, owner, group).map_err(|errno| match errno {
+        Errno::PERM => WriteError::Owner {
+            owner: original.owner,
+            group: original.group,
+        },
+        other => other.into(),
+    })
+}
+
+/// A new, empty file beside `name`, never one that was there: `.NAME.skillforge-PID-N.tmp`.
+fn temporary_file(
+    directory: &OwnedFd,
+    name: &OsStr,
+    mode: Mode,
+) -> Result<(OsString, OwnedFd), WriteError> {
+    for attempt in 0..1000_u32 {
+        let mut candidate = OsString::from(".");
+        // Long names are cut so the temporary name stays within NAME_MAX.
+        candidate.push(OsStr::from_bytes(&name.as_bytes()[..name.len().min(200)]));
+        candidate.push(format!(".skillforge-{}-{attempt}.tmp", std::process::id()));
+        match open::new_file_at(directory, candidate.as_os_str(), mode) {
+            Ok(descriptor) => return Ok((candidate, descriptor)),
+            Err(Errno::EXIST) => continue,
+            Err(errno) => return Err(errno.into()),
+        }
+    }
+    Err(Errno::EXIST.into())
+}
+
+/// What a write may replace after `read`: the same file, unchanged since then.
+pub fn expect_read(read: &read::Read) -> Expect {
+    Expect::Content {
+        bytes_digest: super::Fingerprint::of(&read.bytes),
+        identity: Some(read.identity),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+
+    use super::*;
+
+    fn folder() -> (tempfile::TempDir, OwnedFd) {
+        let directory = tempfile::tempdir().expect("temporary directory");
+        let descriptor = open::root_directory(directory.path()).expect("open");
+        (directory, descriptor)
+    }
+
+    fn leftovers(path: &std::path::Path) -> Vec<String> {
+        std::fs::read_dir(path)
+            .expect("list")
+            .flatten()
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".tmp"))
+            .collect()
+    }
+
+    #[test]
+    fn replaces_keeping_mode_and_owner() {
+        let (directory, descriptor) = folder();
+        let path = directory.path().join("SKILL.md");
+        std::fs::write(&path, "old").expect("write");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        // As root, give the file to another user, as a shared checkout would have it.
+        let is_root = std::fs::metadata("/proc/self")
+            .is_ok_and(|proc| std::os::unix::fs::MetadataExt::uid(&proc) == 0);
+        if is_root {
+            std::os::unix::fs::chown(&path, Some(65534), Some(65534)).expect("chown");
+        }
+        let read = read::regular_at(&descriptor, "SKILL.md", Limit::SKILL_FILE).expect("read");
+        replace_at(
+            &descriptor,
+            OsStr::new("SKILL.md"),
+            b"new",
+            &expect_read(&read),
+        )
+        .expect("replace");
+        assert_eq!(std::fs::read(&path).expect("read"), b"new");
+        let metadata = std::fs::metadata(&path).expect("stat");
+        assert_eq!(metadata.permissions().mode() & 0o7777, 0o640);
+        if is_root {
+            assert_eq!((metadata.uid(), metadata.gid()), (65534, 65534));
+        }
+        assert!(leftovers(directory.path()).is_empty());
+    }
+
+    #[test]
+    fn refuses_a_file_changed_since_it_was_read() {
+        let (directory, descriptor) = folder();
+        let path = directory.path().join("SKILL.md");
+        std::fs::write(&path, "old").expect("write");
+        let read = read::regular_at(&descriptor, "SKILL.md", Limit::SKILL_FILE).expect("read");
+        // Same size, perhaps the same timestamp tick: the content comparison still sees it.
+        std::fs::write(&path, "new").expect("write");
+        let error = replace_at(
+            &descriptor,
+            OsStr::new("SKILL.md"),
+            b"fix",
+            &expect_read(&read),
+        )
+        .expect_err("changed");
+        assert!(matches!(error, WriteError::Changed), "{error}");
+        assert_eq!(std::fs::read(&path).expect("read"), b"new");
+        std::fs::remove_file(&path).expect("remove");
+        let error = replace_at(
+            &descriptor,
+            OsStr::new("SKILL.md"),
+            b"fix",
+            &expect_read(&read),
+        )
+        .expect_err("gone");
+        assert!(matches!(error, WriteError::Changed), "{error}");
+        assert!(!path.exists());
+        assert!(leftovers(directory.path()).is_empty());
+    }
+
+    #[test]
+    fn never_writes_through_a_link_or_into_a_fifo() {
+        let (directory, descriptor) = folder();
+        let outside = tempfile::tempdir().expect("outside");
+        std::fs::write(outside.path().join("target"), "theirs").expect("write");
+        std::os::unix::fs::symlink(
+            outside.path().join("target"),
+            directory.path().join("SKILL.md"),
+        )
+        .expect("link");
+        let error = replace_at(&descriptor, OsStr::new("SKILL.md"), b"x", &Expect::Anything)
+            .expect_err("link");
+        assert!(matches!(error, WriteError::Symlink), "{error}");
+        assert_eq!(
+            std::fs::read(outside.path().join("target")).expect("read"),
+            b"theirs"
+        );
+        rustix::fs::mknodat(
+            &descriptor,
+            "fifo",
+            FileType::Fifo,
+            Mode::from_raw_mode(0o600),
+            0,
+        )
+        .expect("mkfifo");
+        let error =
+            replace_at(&descriptor, OsStr::new("fifo"), b"x", &Expect::Anything).expect_err("fifo");
+        assert!(
+            matches!(error, WriteError::NotRegular(FileType::Fifo)),
+            "{error}"
+        );
+        assert!(leftovers(directory.path()).is_empty());
+    }
+
+    #[test]
+    fn creates_only_what_is_absent() {
+        let (directory, descriptor) = folder();
+        replace_at(&descriptor, OsStr::new("new.md"), b"one", &Expect::Absent).expect("create");
+        let error = replace_at(&descriptor, OsStr::new("new.md"), b"two", &Expect::Absent)
+            .expect_err("exists");
+        assert!(matches!(error, WriteError::Exists), "{error}");
+        assert_eq!(
+            std::fs::read(directory.path().join("new.md")).expect("read"),
+            b"one"
+        );
+        assert!(leftovers(directory.path()).is_empty());
+    }
+
+    #[test]
+    fn loses_no_append_made_while_replacing() {
+        let (directory, descriptor) = folder();
+        let path = directory.path().join("SKILL.md");
+        std::fs::write(&path, "").expect("write");
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let appender = {
+            let path = path.clone();
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut count = 0_u32;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) && count < 2_000 {
+                    let mut file = std::fs::OpenOptions::new()
+                        .append(true)
+                        .open(&path)
+                        .expect("open");
+                    writeln!(file, "line {count}").expect("append");
+                    count += 1;
+                }
+                count
+            })
+        };
+        // Rewrite the file over and over, each time from what was just read: every line appended
+        // either was read (and is kept) or makes the replace fail.
+        for _ in 0..400 {
+            let Ok(read) = read::regular_at(&descriptor, "SKILL.md", Limit::SKILL_FILE) else {
+                continue;
+            };
+            let _ = replace_at(
+                &descriptor,
+                OsStr::new("SKILL.md"),
+                &read.bytes,
+                &expect_read(&read),
+            );
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let appended = appender.join().expect("appender");
+        let text = std::fs::read_to_string(&path).expect("read");
+        for line in 0..appended {
+            assert!(
+                text.contains(&format!("line {line}\n")),
+                "line {line} of {appended} lost"
+            );
+        }
+        assert!(leftovers(directory.path()).is_empty());
+    }
+}
