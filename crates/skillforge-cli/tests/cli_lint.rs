@@ -272,6 +272,8 @@ fn config_selects_profiles_and_rules_and_reports_unknown_keys() {
         &fixtures().join("name-not-lowercase"),
         &temp.path().join("skills"),
     );
+    // The configuration sits at the repository's root, above the linted folder.
+    std::fs::create_dir(temp.path().join(".git")).unwrap_or_else(|error| panic!("{error}"));
     std::fs::write(
         temp.path().join("skillforge.toml"),
         "profiles = [\"spec\"]\n[rules]\nSF206 = \"off\"\nname-not-lowercase = \"warning\"\n",

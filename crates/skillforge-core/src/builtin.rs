@@ -60,13 +60,14 @@ pub fn is_embedded(relative: &str) -> bool {
 pub struct EmbeddedOrDisk;
 
 impl FileProbe for EmbeddedOrDisk {
-    fn exists(&self, path: &Path) -> bool {
+    fn exists(&self, skill_dir: &Path, inside: &Path) -> bool {
+        let path = skill_dir.join(inside);
         match path
             .to_str()
             .and_then(|path| path.strip_prefix(LOCATION_PREFIX))
         {
             Some(relative) => is_embedded(relative),
-            None => path.exists(),
+            None => crate::lint::context::RealFiles.exists(skill_dir, inside),
         }
     }
 }
@@ -151,8 +152,14 @@ mod tests {
             missing_links(&broken),
             ["`references/not-embedded.md` does not exist in the skill folder"]
         );
-        assert!(EmbeddedOrDisk.exists(Path::new(&format!("{LOCATION_PREFIX}{SKILL}/scripts"))));
-        assert!(!EmbeddedOrDisk.exists(Path::new(&format!("{LOCATION_PREFIX}{SKILL}/nope"))));
+        assert!(EmbeddedOrDisk.exists(
+            Path::new(&format!("{LOCATION_PREFIX}{SKILL}")),
+            Path::new("scripts")
+        ));
+        assert!(!EmbeddedOrDisk.exists(
+            Path::new(&format!("{LOCATION_PREFIX}{SKILL}")),
+            Path::new("nope")
+        ));
     }
 
     /// Every embedded file of a builtin skill, as (path relative to the skills folder, bytes).

@@ -11,7 +11,7 @@ use skillforge_core::lint::workspace::{lint_file, place, tenxgraph_catalog, Lint
 struct NoFiles;
 
 impl FileProbe for NoFiles {
-    fn exists(&self, _path: &Path) -> bool {
+    fn exists(&self, _skill_dir: &Path, _inside: &Path) -> bool {
         false
     }
 }
@@ -211,8 +211,23 @@ fn special_files_are_skipped_with_a_reason_never_read() {
         .map(|skipped| skipped.path.as_str())
         .collect();
     assert_eq!(skipped.len(), 2, "{skipped:?}");
-    assert!(collected
-        .skipped
-        .iter()
-        .all(|skipped| skipped.reason.contains("not a regular file")));
+    let reason_of = |skill: &str| {
+        collected
+            .skipped
+            .iter()
+            .find(|skipped| skipped.path.contains(skill))
+            .map(|skipped| skipped.reason.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        reason_of("fifo").contains("FIFO (named pipe), not a regular file"),
+        "{}",
+        reason_of("fifo")
+    );
+    // A link out of the linted folder is never opened, so `/dev/zero` is not even looked at.
+    assert!(
+        reason_of("device").contains("a symbolic link to /dev/zero, outside"),
+        "{}",
+        reason_of("device")
+    );
 }

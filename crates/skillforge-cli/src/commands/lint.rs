@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use skillforge_core::frontmatter::yaml::lines::{lone_carriage_returns, SourceLines};
 use skillforge_core::lint::config::Config;
 use skillforge_core::lint::context::RealFiles;
-use skillforge_core::lint::fix::{fix_until_stable, write_atomically};
+use skillforge_core::lint::fix::{fix_until_stable, write_fixed};
 use skillforge_core::lint::registry::CODES;
 use skillforge_core::lint::verdict::Outcome;
 use skillforge_core::lint::workspace::{
@@ -79,13 +79,19 @@ pub struct Args {
     #[arg(long, requires = "fix")]
     unsafe_fixes: bool,
     /// Ignore any skillforge.toml.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "config")]
     no_config: bool,
+    /// Read the configuration from FILE instead of looking for skillforge.toml (from the first PATH up
+    /// to the repository that holds it, never above).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
     let config = if args.no_config {
         Config::default()
+    } else if let Some(file) = &args.config {
+        Config::load(file)?
     } else {
         let start = args
             .paths
@@ -111,7 +117,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     for skipped in &collected.skipped {
         eprintln!("error: {}: {}; not linted", skipped.path, skipped.reason);
     }
+    for note in &collected.notes {
+        eprintln!("note: {note}");
+    }
     let mut files = collected.files;
+    // A fix that could not be written leaves its file as it was; the run goes on and exits 2.
+    let mut not_written = 0;
 
     let mut fixed_files = 0;
     let mut fixes_applied = 0;
@@ -129,7 +140,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 );
             }
             if result.applied > 0 && result.text != file.source {
-                write_atomically(&file.path, &result.text)?;
+                if let Err(error) = write_fixed(file, &result.text) {
+                    eprintln!("error: {error}");
+                    not_written += 1;
+                    continue;
+                }
                 file.source = result.text;
                 fixed_files += 1;
                 fixes_applied += result.applied;
@@ -165,7 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         .write_all(output.as_bytes())
         .context("writing the report")?;
     stdout.flush().context("writing the report")?;
-    Ok(if !collected.skipped.is_empty() {
+    Ok(if !collected.skipped.is_empty() || not_written > 0 {
         exit::USAGE
     } else if summary.errors > 0 {
         exit::FINDINGS
@@ -264,6 +279,17 @@ fn text(
     out
 }
 
+/// The most of a file one excerpt shows.
+const EXCERPT_BYTES: usize = 2048;
+
+fn floor_char_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
 /// The lines of a finding (at most eight), with the finding's range relative to them. A lone `\r` ends a
 /// line in the file, so it is shown as a line break (one byte for one, so the range still fits).
 fn excerpt<'a>(
@@ -275,8 +301,30 @@ fn excerpt<'a>(
     let last = lines
         .line_of(diagnostic.range.end())
         .clamp(first, first + 7);
-    let start = lines.line_start(first).unwrap_or(0);
-    let end = lines.line_range(source, last).end().max(start);
+    let mut first = first;
+    let mut start = lines.line_start(first).unwrap_or(0);
+    let mut end = lines.line_range(source, last).end().max(start);
+    // A very long line (a minified file, thousands of links on one line) is shown as a window around
+    // the finding, so each excerpt costs the same however long its line: output stays linear.
+    if end - start > EXCERPT_BYTES {
+        let around = EXCERPT_BYTES / 2;
+        let window_start = floor_char_boundary(
+            source,
+            diagnostic.range.start().saturating_sub(around).max(start),
+        );
+        let window_end = floor_char_boundary(
+            source,
+            diagnostic
+                .range
+                .end()
+                .min(diagnostic.range.start() + around)
+                .saturating_add(around)
+                .min(end),
+        );
+        first = lines.line_of(window_start);
+        start = window_start;
+        end = window_end.max(start);
+    }
     let text = source.get(start..end).unwrap_or("");
     let span_start = diagnostic
         .range

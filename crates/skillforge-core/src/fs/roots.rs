@@ -233,6 +233,15 @@ impl Roots {
     }
 }
 
+/// The nearest folder at or above `folder` (canonical) that holds a `.git`: the repository a linted
+/// path belongs to, whose files reads and configuration may come from.
+pub fn enclosing_repository(folder: &Path) -> Option<PathBuf> {
+    folder
+        .ancestors()
+        .find(|ancestor| std::fs::symlink_metadata(ancestor.join(".git")).is_ok())
+        .map(Path::to_path_buf)
+}
+
 fn io_error(path: &Path, error: rustix::io::Errno) -> FileError {
     FileError::Io {
         path: path.to_path_buf(),
@@ -266,7 +275,9 @@ fn write_error(path: &Path, name: &OsString, error: WriteError) -> FileError {
             component: PathBuf::from(name),
         },
         WriteError::Read(error) => read_error(path, name, error),
-        error @ WriteError::Owner { .. } => FileError::Io {
+        error @ (WriteError::Owner { .. }
+        | WriteError::OpenForWriting
+        | WriteError::Conflict { .. }) => FileError::Io {
             path: path.to_path_buf(),
             source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, error.to_string()),
         },

@@ -113,6 +113,8 @@ pub struct Walked<R> {
     /// What the visitor kept, in walk order (a folder before its subfolders, subfolders by name).
     pub found: Vec<R>,
     pub problems: Vec<Problem>,
+    /// Folders at the depth limit whose subfolders were not entered.
+    pub too_deep: Vec<PathBuf>,
 }
 
 /// Walks the tree below the open folder `root` (whose path is `root_path`), calling `visit` on every
@@ -127,6 +129,7 @@ pub fn walk<R: Send>(
     let mut walked = Walked {
         found: Vec::new(),
         problems: Vec::new(),
+        too_deep: Vec::new(),
     };
     walk_in(root, root_path, 0, options, visit, &mut walked);
     walked
@@ -157,13 +160,19 @@ fn walk_in<R: Send>(
         entries: &entries,
     };
     let descend = visit(&folder, &mut walked.found);
-    if !descend || depth >= options.max_depth {
+    if !descend {
         return;
     }
     let children: Vec<&Entry> = entries
         .iter()
         .filter(|entry| entry.kind == FileType::Directory && !(options.skip)(entry.name_bytes()))
         .collect();
+    if depth >= options.max_depth {
+        if !children.is_empty() {
+            walked.too_deep.push(path.to_path_buf());
+        }
+        return;
+    }
     let enter = |entry: &Entry, walked: &mut Walked<R>| {
         let child_path = folder.path_of(&entry.name);
         match open::directory_at(descriptor, entry.name.as_c_str()) {
@@ -183,6 +192,7 @@ fn walk_in<R: Send>(
             let mut part = Walked {
                 found: Vec::new(),
                 problems: Vec::new(),
+                too_deep: Vec::new(),
             };
             enter(entry, &mut part);
             part
@@ -190,6 +200,7 @@ fn walk_in<R: Send>(
         for part in parts {
             walked.found.extend(part.found);
             walked.problems.extend(part.problems);
+            walked.too_deep.extend(part.too_deep);
         }
     } else {
         for entry in children {

@@ -39,6 +39,10 @@ pub enum WriteError {
     Changed,
     #[error("already exists")]
     Exists,
+    #[error("is open for writing in another program; nothing written")]
+    OpenForWriting,
+    #[error("changed on disk while it was rewritten, and another program wrote to the rewritten copy too; that copy is kept as {}", .kept.display())]
+    Conflict { kept: std::path::PathBuf },
     #[error("is {}, not a regular file; nothing written", open::describe(*.0))]
     NotRegular(FileType),
     #[error("is a symbolic link; links are never written through")]
@@ -129,15 +133,16 @@ pub fn replace_at(
         let _ = rustix::fs::unlinkat(directory, temporary.as_os_str(), AtFlags::empty());
         error
     };
+    // The descriptor is closed once written: the new file must not look open for writing to anyone.
     let written = (|| -> Result<Identity, WriteError> {
         rustix::fs::fchmod(&descriptor, mode)?;
         if let Some(current) = &before {
             keep_owner(&descriptor, &current.identity)?;
         }
-        let mut file = std::fs::File::from(descriptor.try_clone()?);
+        let mut file = std::fs::File::from(descriptor);
         file.write_all(bytes)?;
         file.sync_all()?;
-        Ok(Identity::of_fd(&descriptor)?)
+        Ok(Identity::of_fd(&file)?)
     })();
     let written = written.map_err(cleanup)?;
     let Some(before) = before else {
@@ -195,13 +200,16 @@ pub fn replace_at(
         RenameFlags::EXCHANGE,
     ) {
         Ok(()) => {
-            // The old file now sits under the temporary name. The folder's fsync makes the swap
-            // durable, and gives a writer that opened the old file just before the swap the time to
-            // finish: if anything wrote to it, it goes back, and the new text goes nowhere.
-            rustix::fs::fsync(directory)?;
+            // The old file now sits under the temporary name, where no program finds it any more.
+            // A writer that opened it before the swap may still be writing: wait until no one has it
+            // open for writing, then look at it once more. If anything was written, it goes back,
+            // and the new text goes nowhere. (The folder's fsync waits until then: the sooner the
+            // decision, the fewer programs open the new file in between.)
+            let settled = writers_gone(&before.descriptor);
             let held = Identity::of_fd(&before.descriptor);
             let untouched = held.is_ok_and(|held| held.unchanged(&before.identity));
-            if !untouched && !matches!(expect, Expect::Anything) {
+            if (!untouched || settled == Settled::StillOpen) && !matches!(expect, Expect::Anything)
+            {
                 rustix::fs::renameat_with(
                     directory,
                     temporary.as_os_str(),
@@ -209,9 +217,15 @@ pub fn replace_at(
                     name,
                     RenameFlags::EXCHANGE,
                 )?;
-                return Err(cleanup(WriteError::Changed));
+                let reason = if untouched {
+                    WriteError::OpenForWriting
+                } else {
+                    WriteError::Changed
+                };
+                return Err(discard_new(directory, &temporary, name, &written, reason));
             }
             let _ = rustix::fs::unlinkat(directory, temporary.as_os_str(), AtFlags::empty());
+            rustix::fs::fsync(directory)?;
             return Ok(written);
         }
         Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => {
@@ -222,6 +236,100 @@ pub fn replace_at(
     }
     rustix::fs::fsync(directory)?;
     Ok(written)
+}
+
+/// After the old file went back: drops the new one, unless a program that opened the name while the
+/// new file stood there wrote to it; then that file is kept beside, named, so nothing is lost.
+fn discard_new(
+    directory: &OwnedFd,
+    temporary: &OsStr,
+    name: &OsStr,
+    written: &Identity,
+    reason: WriteError,
+) -> WriteError {
+    let touched = open::file_at(directory, temporary).is_ok_and(|new| {
+        writers_gone(&new);
+        Identity::of_fd(&new).is_ok_and(|now| !now.unchanged(written))
+    });
+    if touched {
+        for attempt in 0..1000_u32 {
+            let mut kept = OsString::from(name);
+            kept.push(format!(".conflict-{}-{attempt}", std::process::id()));
+            match rustix::fs::renameat_with(
+                directory,
+                temporary,
+                directory,
+                kept.as_os_str(),
+                RenameFlags::NOREPLACE,
+            ) {
+                Ok(()) => {
+                    return WriteError::Conflict {
+                        kept: std::path::PathBuf::from(kept),
+                    }
+                }
+                Err(Errno::EXIST) => continue,
+                // Kept under the temporary name rather than lost.
+                Err(_) => {
+                    return WriteError::Conflict {
+                        kept: std::path::PathBuf::from(temporary),
+                    }
+                }
+            }
+        }
+    }
+    let _ = rustix::fs::unlinkat(directory, temporary, AtFlags::empty());
+    reason
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Settled {
+    /// No one has the file open for writing.
+    Closed,
+    /// This filesystem cannot tell; the identity check alone decides.
+    Unknown,
+    /// Another program still has it open for writing after the wait.
+    StillOpen,
+}
+
+/// `fcntl`'s "signal to send for this descriptor" command (`<fcntl.h>` with `_GNU_SOURCE`).
+const F_SETSIG: libc::c_int = 10;
+
+/// How long a rewrite waits for another program to finish writing the file it replaces.
+const WRITER_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Waits until no one has the file `descriptor` open for writing.
+///
+/// The kernel grants a read lease only on a file that nobody has open for writing, so taking one (and
+/// dropping it at once) answers exactly that, for every process. A lease break while it is held would
+/// be signalled: the signal is set to `SIGURG`, which is ignored unless a program asks for it.
+fn writers_gone(descriptor: &OwnedFd) -> Settled {
+    use std::os::fd::AsRawFd;
+    let fd = descriptor.as_raw_fd();
+    let deadline = std::time::Instant::now() + WRITER_WAIT;
+    let mut pause = std::time::Duration::from_micros(200);
+    // SAFETY: plain fcntl calls on a descriptor this function borrows; no memory is passed.
+    if unsafe { libc::fcntl(fd, F_SETSIG, libc::SIGURG) } != 0 {
+        return Settled::Unknown;
+    }
+    loop {
+        // SAFETY: as above.
+        let taken = unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_RDLCK) };
+        if taken == 0 {
+            // SAFETY: as above.
+            unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_UNLCK) };
+            return Settled::Closed;
+        }
+        let errno = std::io::Error::last_os_error().raw_os_error();
+        if errno != Some(libc::EAGAIN) {
+            // No leases here (a network filesystem, leases turned off, not the file's owner).
+            return Settled::Unknown;
+        }
+        if std::time::Instant::now() >= deadline {
+            return Settled::StillOpen;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(std::time::Duration::from_millis(20));
+    }
 }
 
 /// The replaced file's owner and group on the new one; refused when this user cannot give them.
@@ -425,7 +533,7 @@ mod tests {
             let Ok(read) = read::regular_at(&descriptor, "SKILL.md", Limit::SKILL_FILE) else {
                 continue;
             };
-            let _ = replace_at(
+            let outcome = replace_at(
                 &descriptor,
                 OsStr::new("SKILL.md"),
                 &read.bytes,
@@ -434,7 +542,13 @@ mod tests {
         }
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         let appended = appender.join().expect("appender");
-        let text = std::fs::read_to_string(&path).expect("read");
+        // A line written to the rewritten copy while the old file went back is kept in a named copy.
+        let mut text = std::fs::read_to_string(&path).expect("read");
+        for entry in std::fs::read_dir(directory.path()).expect("list").flatten() {
+            if entry.file_name().to_string_lossy().contains(".conflict-") {
+                text.push_str(&std::fs::read_to_string(entry.path()).expect("read copy"));
+            }
+        }
         for line in 0..appended {
             assert!(
                 text.contains(&format!("line {line}\n")),

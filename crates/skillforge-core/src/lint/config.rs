@@ -14,12 +14,9 @@ pub const FILE_NAME: &str = "skillforge.toml";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{path}: {source}")]
-    Read {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// The message names the file.
+    #[error("{message}")]
+    Read { message: String },
     #[error("{path}:{line}: {message}")]
     Invalid {
         path: String,
@@ -116,27 +113,41 @@ impl Config {
         })
     }
 
-    /// Finds `skillforge.toml` in `start` or the nearest folder above it.
+    /// Finds `skillforge.toml` in `start` (a folder, or the folder of a file) or the nearest folder
+    /// above it, up to the repository that holds `start` (the nearest folder with a `.git`) and never
+    /// above; outside a repository, only `start`'s own folder is looked at. A stray file in a shared
+    /// parent such as `/tmp` is never picked up.
     pub fn discover(start: &Path) -> Result<Option<Config>, ConfigError> {
         let absolute = std::path::absolute(start).unwrap_or_else(|_| start.to_path_buf());
-        let mut folder = if absolute.is_dir() {
-            Some(absolute.as_path())
+        let folder = if absolute.is_dir() {
+            absolute.as_path()
         } else {
-            absolute.parent()
+            absolute.parent().unwrap_or(Path::new("/"))
         };
-        while let Some(current) = folder {
+        let folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+        let boundary =
+            crate::fs::roots::enclosing_repository(&folder).unwrap_or_else(|| folder.clone());
+        for current in folder.ancestors() {
             let candidate = current.join(FILE_NAME);
-            if candidate.is_file() {
-                let text =
-                    std::fs::read_to_string(&candidate).map_err(|source| ConfigError::Read {
-                        path: candidate.display().to_string(),
-                        source,
-                    })?;
-                return Config::parse(&text, &candidate).map(Some);
+            if std::fs::symlink_metadata(&candidate).is_ok() {
+                return Config::load(&candidate).map(Some);
             }
-            folder = current.parent();
+            if current == boundary {
+                break;
+            }
         }
         Ok(None)
+    }
+
+    /// Reads and parses one configuration file (a regular file of bounded size).
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text =
+            crate::fs::read::input_text(path, crate::fs::read::Limit::INPUT).map_err(|error| {
+                ConfigError::Read {
+                    message: error.to_string(),
+                }
+            })?;
+        Config::parse(&text, path)
     }
 
     /// `None`: not configured; `Some(None)`: off; `Some(Some(severity))`: forced severity.

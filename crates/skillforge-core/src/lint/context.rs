@@ -30,7 +30,8 @@ pub struct Placement {
 
 /// Answers "does this file exist?" for link checks; the engine passes the real filesystem, tests may not.
 pub trait FileProbe: Sync {
-    fn exists(&self, path: &Path) -> bool;
+    /// Whether `inside` (a relative path without `..`) exists in the skill folder `skill_dir`.
+    fn exists(&self, skill_dir: &Path, inside: &Path) -> bool;
 }
 
 /// The real filesystem.
@@ -38,8 +39,30 @@ pub trait FileProbe: Sync {
 pub struct RealFiles;
 
 impl FileProbe for RealFiles {
-    fn exists(&self, path: &Path) -> bool {
-        path.exists()
+    /// Looked up from the skill folder without following any link (a link counts as present), so a
+    /// check never touches what a link inside a skill points to.
+    fn exists(&self, skill_dir: &Path, inside: &Path) -> bool {
+        let folder = if skill_dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            skill_dir
+        };
+        let names: Vec<&std::ffi::OsStr> = inside
+            .components()
+            .filter_map(|component| match component {
+                std::path::Component::Normal(name) => Some(name),
+                _ => None,
+            })
+            .collect();
+        let Some((name, parents)) = names.split_last() else {
+            return true;
+        };
+        crate::fs::open::root_directory(folder)
+            .ok()
+            .and_then(|skill| {
+                crate::fs::open::directory_beneath(&skill, parents.iter().copied()).ok()
+            })
+            .is_some_and(|parent| crate::fs::open::kind_at(&parent, *name).is_ok())
     }
 }
 
@@ -61,6 +84,19 @@ pub struct SkillFile {
     /// once. It is keyed by the YAML text and its offset, so a file whose `source` was replaced since is
     /// parsed afresh rather than trusted.
     frontmatter: std::sync::OnceLock<Arc<ParsedFrontmatter>>,
+    /// Where the text was read from, for writing fixes back; `None` for an editor buffer.
+    pub origin: Option<Origin>,
+}
+
+/// Where a SKILL.md was read: the open boundary folder, the names below it (links resolved), and what
+/// the file was, so a fix is written only over the very text it was computed from.
+#[derive(Debug, Clone)]
+pub struct Origin {
+    pub boundary: PathBuf,
+    pub names: Vec<std::ffi::OsString>,
+    pub descriptor: Arc<std::os::fd::OwnedFd>,
+    pub identity: crate::fs::read::Identity,
+    pub fingerprint: crate::fs::Fingerprint,
 }
 
 /// One parse of a frontmatter block and the exact input it came from.
@@ -97,6 +133,7 @@ impl SkillFile {
             invalid_utf8_at,
             placement: Placement::default(),
             frontmatter: std::sync::OnceLock::new(),
+            origin: None,
         }
     }
 

@@ -110,62 +110,49 @@ pub fn fix_until_stable(
     }
 }
 
-/// Why fixed text could not be saved.
+/// Why fixed text was not saved. In every case the file on disk is as it was.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
+    #[error("{path}: changed on disk while fixing; nothing written")]
+    Changed { path: String },
     #[error("{path}: {source}")]
-    Io {
+    Refused {
         path: String,
         #[source]
-        source: std::io::Error,
+        source: crate::fs::write::WriteError,
     },
+    #[error("{path}: was not read from disk; nothing written")]
+    NotFromDisk { path: String },
 }
 
-/// Replaces a file's content atomically: a temporary file in the same folder (same filesystem, so the
-/// rename is atomic), the original's permissions, fsync, then rename over the original. A symbolic link is
-/// resolved first so the link stays a link and its target receives the text.
-pub fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), WriteError> {
-    use std::io::Write as _;
-    let io = |source: std::io::Error, path: &std::path::Path| WriteError::Io {
-        path: path.display().to_string(),
+/// Writes the fixed text of `file` back where it was read, atomically, keeping mode and owner, and only
+/// if the file still holds exactly the text the fixes were computed from.
+pub fn write_fixed(file: &super::context::SkillFile, text: &str) -> Result<(), WriteError> {
+    use crate::fs::write::{self, Expect};
+    let path = file.display_path.clone();
+    let origin = file
+        .origin
+        .as_ref()
+        .ok_or_else(|| WriteError::NotFromDisk { path: path.clone() })?;
+    let refused = |source| WriteError::Refused {
+        path: path.clone(),
         source,
     };
-    let target = std::fs::canonicalize(path).map_err(|error| io(error, path))?;
-    let permissions = std::fs::metadata(&target)
-        .map_err(|error| io(error, &target))?
-        .permissions();
-    let folder = target.parent().unwrap_or(std::path::Path::new("."));
-    let file_name = target
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut attempt = 0u32;
-    let (temporary, mut file) = loop {
-        let candidate = folder.join(format!(
-            ".{file_name}.skillforge-{}-{attempt}.tmp",
-            std::process::id()
-        ));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&candidate)
-        {
-            Ok(file) => break (candidate, file),
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
-                attempt += 1
-            }
-            Err(error) => return Err(io(error, &candidate)),
-        }
+    let Some((name, parents)) = origin.names.split_last() else {
+        return Err(WriteError::NotFromDisk { path });
     };
-    let result = file
-        .write_all(text.as_bytes())
-        .and_then(|()| file.set_permissions(permissions))
-        .and_then(|()| file.sync_all())
-        .and_then(|()| std::fs::rename(&temporary, &target));
-    if let Err(error) = result {
-        // Never leave a half-written temporary file behind; the original is untouched.
-        let _ = std::fs::remove_file(&temporary);
-        return Err(io(error, &target));
+    let parent = crate::fs::open::directory_beneath(
+        &*origin.descriptor,
+        parents.iter().map(std::ffi::OsString::as_os_str),
+    )
+    .map_err(|(errno, _)| refused(write::WriteError::Io(errno.into())))?;
+    let expect = Expect::Content {
+        bytes_digest: origin.fingerprint.clone(),
+        identity: Some(origin.identity),
+    };
+    match write::replace_at(&parent, name, text.as_bytes(), &expect) {
+        Ok(_) => Ok(()),
+        Err(write::WriteError::Changed) => Err(WriteError::Changed { path }),
+        Err(error) => Err(refused(error)),
     }
-    Ok(())
 }

@@ -1,19 +1,20 @@
 //! Running the rules: over one file (the editor's buffer) or over the skills found under some paths.
 
 use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::config::Config;
-use super::context::{FileProbe, RealFiles, SkillContext, SkillFile};
+use super::context::{FileProbe, Origin, RealFiles, SkillContext, SkillFile};
 use super::registry::CODES;
 use super::verdict::{self, Verdict};
 use super::{Applicability, Diagnostic, Finding, Fix, ProfileId, Severity, TextEdit};
 use crate::text::TextRange;
 
-/// Larger files are not linted: every client refuses them (nagents stops at 4,000,000 bytes).
-pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// Folders deeper than this below a linted path are not searched for skills.
 pub const MAX_DEPTH: usize = 12;
 
@@ -53,6 +54,10 @@ pub enum CollectError {
     },
     #[error("{path}: no SKILL.md found")]
     NoSkills { path: String },
+    #[error("{path}: no SKILL.md found within {MAX_DEPTH} folders of it; {deep} is deeper and was not searched")]
+    TooDeep { path: String, deep: String },
+    #[error("{path}: is {what}, not a SKILL.md or a folder of skills")]
+    NotLintable { path: String, what: &'static str },
 }
 
 /// Lints one file. Rules run when a selected profile uses them and the configuration leaves them on.
@@ -281,15 +286,17 @@ fn apply_suppressions(
 /// Finds the SKILL.md files under the given paths, reads them and fills in their placement facts.
 ///
 /// A path may be a SKILL.md, a skill folder, or any folder; folders are searched recursively (hidden
-/// folders, `node_modules` and `target` skipped, symbolic links reported but not entered).
+/// folders, `node_modules` and `target` skipped). Each path is a boundary — widened to the repository
+/// that holds it, if any — that nothing read leaves: a linked folder or SKILL.md is read when its target
+/// lies inside, and reported, never read, when it points outside.
 ///
-/// Files that cannot be linted (not a regular file, larger than [`MAX_FILE_BYTES`], unreadable) are left
-/// out; [`collect_all`] says which and why.
+/// Files that cannot be linted (not a regular file, too large, unreadable, a link out of the boundary)
+/// and folders that cannot be listed are left out; [`collect_all`] says which and why.
 pub fn collect(paths: &[PathBuf], config: &Config) -> Result<Vec<SkillFile>, CollectError> {
     collect_all(paths, config).map(|collected| collected.files)
 }
 
-/// A SKILL.md that was found but could not be linted.
+/// A SKILL.md (or a folder) that was found but could not be linted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {
     pub path: String,
@@ -300,48 +307,107 @@ pub struct Skipped {
 #[derive(Debug, Clone, Default)]
 pub struct Collected {
     pub files: Vec<SkillFile>,
+    /// Files and folders that could not be read; a run with any of them did not see everything.
     pub skipped: Vec<Skipped>,
+    /// Links that leave the boundary and were not followed (they may not hold skills at all).
+    pub notes: Vec<String>,
 }
 
 /// Like [`collect`], also reporting the files it could not read.
 pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, CollectError> {
     let mut found: Vec<Found> = Vec::new();
+    let mut collected = Collected::default();
     for path in paths {
-        let metadata = std::fs::metadata(path).map_err(|source| CollectError::Io {
+        let io = |source: std::io::Error| CollectError::Io {
             path: path.display().to_string(),
             source,
-        })?;
-        let before = found.len();
+        };
+        let metadata = std::fs::metadata(path).map_err(io)?;
+        let before = (found.len(), collected.skipped.len());
+        let mut too_deep = Vec::new();
         if metadata.is_file() {
-            found.push(Found {
-                path: path.clone(),
-                via_link: false,
-                symlinked_file: is_symlink(path),
-                lowercase_beside: has_lowercase_beside(path),
-            });
+            let folder = path
+                .parent()
+                .filter(|folder| !folder.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let scope = Scope::new(folder).map_err(io)?;
+            let descriptor = scope.open(&[]).map_err(io)?;
+            let entries = crate::fs::walk::list(&descriptor).map_err(|errno| io(errno.into()))?;
+            let name = path.file_name().unwrap_or_default();
+            if let Some(entry) = entries.iter().find(|entry| entry.os_name() == name) {
+                let lowercase_beside = entry.name_bytes() == SKILL_FILE_NAMES[0].as_bytes()
+                    && entries
+                        .iter()
+                        .any(|other| other.name_bytes() == SKILL_FILE_NAMES[1].as_bytes());
+                scope.add(
+                    &[],
+                    entry,
+                    path.clone(),
+                    false,
+                    lowercase_beside,
+                    &descriptor,
+                    &mut found,
+                    &mut collected,
+                );
+            }
+        } else if metadata.is_dir() {
+            let scope = Scope::new(path).map_err(io)?;
+            let descriptor = scope.open(&[]).map_err(io)?;
+            let root_is_link =
+                std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+            let walked = scope.walk(&descriptor, path, root_is_link);
+            for item in walked.found {
+                match item {
+                    Walk::Found(one) => found.push(one),
+                    Walk::Skipped(skipped) => collected.skipped.push(skipped),
+                    Walk::Note(note) => collected.notes.push(note),
+                }
+            }
+            for problem in walked.problems {
+                collected.skipped.push(Skipped {
+                    path: problem.path.display().to_string(),
+                    reason: format!(
+                        "cannot be listed ({}); the skills in it were not linted",
+                        std::io::Error::from(problem.errno)
+                    ),
+                });
+            }
+            too_deep = walked.too_deep;
         } else {
-            walk(path, 0, is_symlink(path), &mut found).map_err(|source| CollectError::Io {
+            let kind = rustix::fs::FileType::from_raw_mode(std::os::unix::fs::MetadataExt::mode(
+                &metadata,
+            ));
+            return Err(CollectError::NotLintable {
                 path: path.display().to_string(),
-                source,
-            })?;
+                what: crate::fs::open::describe(kind),
+            });
         }
-        if found.len() == before {
-            return Err(CollectError::NoSkills {
-                path: path.display().to_string(),
+        if (found.len(), collected.skipped.len()) == before {
+            return Err(match too_deep.first() {
+                Some(deep) => CollectError::TooDeep {
+                    path: path.display().to_string(),
+                    deep: deep.display().to_string(),
+                },
+                None => CollectError::NoSkills {
+                    path: path.display().to_string(),
+                },
             });
         }
     }
     found.retain(|found| !config.is_ignored(&found.path));
+    collected
+        .skipped
+        .retain(|skipped| !config.is_ignored(Path::new(&skipped.path)));
     // Reading is independent per file: spread it over the cores, keeping discovery order.
     let read = crate::parallel::map(&found, |found| {
-        let path = &found.path;
-        let display = path.display().to_string();
-        match read_skill_bytes(path) {
-            Ok(bytes) => {
-                let mut file = SkillFile::from_bytes(path.clone(), display, bytes);
+        let display = found.path.display().to_string();
+        match found.read() {
+            Ok((read, origin)) => {
+                let mut file = SkillFile::from_bytes(found.path.clone(), display, read.bytes);
                 file.placement.symlinked_dir = found.via_link;
                 file.placement.symlinked_file = found.symlinked_file;
                 file.placement.lowercase_beside = found.lowercase_beside;
+                file.origin = Some(origin);
                 Ok(file)
             }
             Err(reason) => Err(Skipped {
@@ -350,72 +416,49 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
             }),
         }
     });
-    let mut files = Vec::with_capacity(read.len());
-    let mut skipped = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    collected.files.reserve(read.len());
     for result in read {
         match result {
-            Ok(file) => files.push(file),
-            Err(skip) => skipped.push(skip),
+            // The same file given twice (`lint d d/x/SKILL.md`, or a root and a link to it) is linted
+            // once. A linked skill stays: to a client it is a skill of its own, reported as linked.
+            Ok(file) => {
+                let linked = file.placement.symlinked_dir || file.placement.symlinked_file;
+                let identity = file
+                    .origin
+                    .as_ref()
+                    .filter(|_| !linked)
+                    .map(|origin| (origin.identity.device, origin.identity.inode));
+                if identity.is_none_or(|identity| seen.insert(identity)) {
+                    collected.files.push(file);
+                }
+            }
+            Err(skip) => collected.skipped.push(skip),
         }
     }
-    place(&mut files);
-    Ok(Collected { files, skipped })
-}
-
-/// Reads a SKILL.md without ever blocking or reading without bound: `O_NONBLOCK` keeps a FIFO from
-/// hanging the open, only regular files are read (a link to `/dev/zero` never ends), and the read
-/// stops one byte past the limit. Links are followed: a linked skill is still checked (and reported).
-fn read_skill_bytes(path: &Path) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-
-    use rustix::fs::{FileType, Mode, OFlags};
-
-    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let descriptor = rustix::fs::open(path, flags, Mode::empty())
-        .map_err(|errno| std::io::Error::from(errno).to_string())?;
-    let stat =
-        rustix::fs::fstat(&descriptor).map_err(|errno| std::io::Error::from(errno).to_string())?;
-    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
-        return Err(
-            "not a regular file (a FIFO, socket or device); no client reads it".to_string(),
-        );
-    }
-    // Sized from the file, so the read takes one call and no regrowth (the size is a hint; the limit holds).
-    let size = usize::try_from(stat.st_size).unwrap_or(0);
-    let mut bytes = Vec::with_capacity(size.min(MAX_FILE_BYTES as usize) + 1);
-    std::fs::File::from(descriptor)
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|error| error.to_string())?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
-            "larger than {MAX_FILE_BYTES} bytes; no client loads a file that large"
-        ));
-    }
-    Ok(bytes)
-}
-
-/// Whether the folder of the `SKILL.md` at `path` also lists a `skill.md` (by exact name, from the
-/// listing: a probe would find `SKILL.md` itself on a case-insensitive filesystem).
-fn has_lowercase_beside(path: &Path) -> bool {
-    if path.file_name() != Some(std::ffi::OsStr::new(SKILL_FILE_NAMES[0])) {
-        return false;
-    }
-    let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty());
-    std::fs::read_dir(dir.unwrap_or(Path::new("."))).is_ok_and(|entries| {
-        entries
-            .flatten()
-            .any(|entry| entry.file_name() == std::ffi::OsStr::new(SKILL_FILE_NAMES[1]))
-    })
-}
-
-fn is_symlink(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink())
+    place(&mut collected.files);
+    Ok(collected)
 }
 
 /// The skill file names looked for, in order of preference: skills-ref 0.1.1 (`find_skill_md`) accepts a
 /// lowercase `skill.md` when there is no `SKILL.md`; most clients do not ([`super::rules::workspace`]).
 pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
+
+/// The folders below which reads stay: a linted folder, widened to the repository that holds it.
+struct Scope {
+    /// The boundary, canonical.
+    boundary: PathBuf,
+    /// The linted folder's names below the boundary.
+    below: Vec<OsString>,
+    descriptor: Arc<OwnedFd>,
+}
+
+/// What the walk met.
+enum Walk {
+    Found(Found),
+    Skipped(Skipped),
+    Note(String),
+}
 
 /// A skill file the walk found, with what its folder listing says about it.
 struct Found {
@@ -426,138 +469,300 @@ struct Found {
     symlinked_file: bool,
     /// A lowercase `skill.md` sits beside this `SKILL.md`.
     lowercase_beside: bool,
+    /// Where it is: names below the boundary, links already resolved.
+    names: Vec<OsString>,
+    boundary: PathBuf,
+    descriptor: Arc<OwnedFd>,
 }
 
-fn walk(dir: &Path, depth: usize, via_link: bool, found: &mut Vec<Found>) -> std::io::Result<()> {
-    use rustix::fs::{Mode, OFlags};
-
-    // Links are followed here as the path would be: a linked folder given or met is still listed.
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    let descriptor = rustix::fs::open(dir, flags, Mode::empty())?;
-    walk_in(&descriptor, dir, depth, via_link, found)
-}
-
-/// One listed entry: its name and what the listing (or, when it does not say, `lstat`) reports.
-struct Listed {
-    name: std::ffi::CString,
-    kind: rustix::fs::FileType,
-}
-
-/// The entries of the open directory `descriptor`, `.` and `..` left out, sorted by name. An entry
-/// whose type cannot be found out is left out, as one that vanished meanwhile.
-fn list(descriptor: &rustix::fd::OwnedFd) -> std::io::Result<Vec<Listed>> {
-    use rustix::fs::{AtFlags, FileType, RawDir};
-
-    let mut buffer = Vec::with_capacity(16 * 1024);
-    let mut reader = RawDir::new(descriptor, buffer.spare_capacity_mut());
-    let mut entries = Vec::new();
-    while let Some(entry) = reader.next() {
-        let entry = entry?;
-        let name = entry.file_name();
-        if matches!(name.to_bytes(), b"." | b"..") {
-            continue;
+impl Found {
+    /// Reads the file without following any link, within the SKILL.md size limit.
+    fn read(&self) -> Result<(crate::fs::read::Read, Origin), String> {
+        use crate::fs::read::{self, Limit, ReadError};
+        let Some((name, parents)) = self.names.split_last() else {
+            return Err("not a file".to_string());
+        };
+        let parent = crate::fs::open::directory_beneath(
+            &*self.descriptor,
+            parents.iter().map(OsString::as_os_str),
+        )
+        .map_err(|(errno, _)| std::io::Error::from(errno).to_string())?;
+        match read::regular_at(&parent, name.as_os_str(), Limit::SKILL_FILE) {
+            Ok(read) => {
+                let origin = Origin {
+                    boundary: self.boundary.clone(),
+                    names: self.names.clone(),
+                    descriptor: self.descriptor.clone(),
+                    identity: read.identity,
+                    fingerprint: crate::fs::Fingerprint::of(&read.bytes),
+                };
+                Ok((read, origin))
+            }
+            Err(ReadError::NotRegular(kind)) => Err(format!(
+                "is {}, not a regular file; no client reads it",
+                crate::fs::open::describe(kind)
+            )),
+            Err(ReadError::Symlink) => {
+                Err("is a link to a link; chains of links are not followed".to_string())
+            }
+            Err(ReadError::TooLarge { limit }) => Err(format!(
+                "larger than {} bytes; no client loads a file that large",
+                limit.bytes
+            )),
+            Err(error) => Err(error.to_string()),
         }
-        let kind = match entry.file_type() {
-            FileType::Unknown => {
-                match rustix::fs::statat(descriptor, name, AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(stat) => FileType::from_raw_mode(stat.st_mode),
-                    Err(_) => continue,
+    }
+}
+
+impl Scope {
+    fn new(folder: &Path) -> std::io::Result<Scope> {
+        let canonical = std::fs::canonicalize(folder)?;
+        let boundary =
+            crate::fs::roots::enclosing_repository(&canonical).unwrap_or_else(|| canonical.clone());
+        let below = canonical
+            .strip_prefix(&boundary)
+            .unwrap_or(Path::new(""))
+            .components()
+            .map(|component| component.as_os_str().to_os_string())
+            .collect();
+        let descriptor = crate::fs::open::root_directory(&boundary)?;
+        Ok(Scope {
+            boundary,
+            below,
+            descriptor: Arc::new(descriptor),
+        })
+    }
+
+    /// Opens a folder given by names below the linted folder.
+    fn open(&self, relative: &[OsString]) -> std::io::Result<OwnedFd> {
+        let names = self.below.iter().chain(relative).map(OsString::as_os_str);
+        crate::fs::open::directory_beneath(&*self.descriptor, names)
+            .map_err(|(errno, _)| errno.into())
+    }
+
+    /// Records the skill file `entry` of the folder `folder` (names below the linted folder).
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &self,
+        folder: &[OsString],
+        entry: &crate::fs::walk::Entry,
+        path: PathBuf,
+        via_link: bool,
+        lowercase_beside: bool,
+        descriptor: &OwnedFd,
+        found: &mut Vec<Found>,
+        collected: &mut Collected,
+    ) {
+        let mut out = Vec::new();
+        let here: Vec<OsString> = self.below.iter().chain(folder).cloned().collect();
+        self.add_to(
+            here,
+            entry,
+            path,
+            via_link,
+            lowercase_beside,
+            descriptor,
+            &mut out,
+        );
+        for item in out {
+            match item {
+                Walk::Found(one) => found.push(one),
+                Walk::Skipped(skipped) => collected.skipped.push(skipped),
+                Walk::Note(note) => collected.notes.push(note),
+            }
+        }
+    }
+
+    /// Records the skill file `entry` of the open folder `descriptor`, whose names below the boundary
+    /// are `here`.
+    #[allow(clippy::too_many_arguments)]
+    fn add_to(
+        &self,
+        here: Vec<OsString>,
+        entry: &crate::fs::walk::Entry,
+        path: PathBuf,
+        via_link: bool,
+        lowercase_beside: bool,
+        descriptor: &OwnedFd,
+        out: &mut Vec<Walk>,
+    ) {
+        let symlinked_file = entry.kind == rustix::fs::FileType::Symlink;
+        let names = if symlinked_file {
+            match self.resolve(&here, descriptor, entry) {
+                Ok(names) => names,
+                Err(reason) => {
+                    out.push(Walk::Skipped(Skipped {
+                        path: path.display().to_string(),
+                        reason,
+                    }));
+                    return;
                 }
             }
-            known => known,
+        } else {
+            here.into_iter()
+                .chain([entry.os_name().to_os_string()])
+                .collect()
         };
-        entries.push(Listed {
-            name: name.to_owned(),
-            kind,
-        });
+        out.push(Walk::Found(Found {
+            path,
+            via_link,
+            symlinked_file,
+            lowercase_beside,
+            names,
+            boundary: self.boundary.clone(),
+            descriptor: self.descriptor.clone(),
+        }));
     }
-    entries.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(entries)
+
+    /// Where the link `entry` in the folder `here` (names below the boundary) points, if inside.
+    fn resolve(
+        &self,
+        here: &[OsString],
+        descriptor: &OwnedFd,
+        entry: &crate::fs::walk::Entry,
+    ) -> Result<Vec<OsString>, String> {
+        let target = crate::fs::open::link_target_at(descriptor, &entry.name)
+            .map_err(|errno| std::io::Error::from(errno).to_string())?;
+        crate::fs::walk::resolve_beneath(&self.boundary, here, Path::new(&target)).ok_or_else(
+            || {
+                format!(
+                    "is a symbolic link to {}, outside {}",
+                    Path::new(&target).display(),
+                    self.boundary.display()
+                )
+            },
+        )
+    }
+
+    fn walk(
+        &self,
+        descriptor: &OwnedFd,
+        root: &Path,
+        root_is_link: bool,
+    ) -> crate::fs::walk::Walked<Walk> {
+        let options = crate::fs::walk::Options {
+            max_depth: MAX_DEPTH,
+            skip: skipped_folder,
+            parallel: true,
+        };
+        crate::fs::walk::walk(descriptor, root, &options, &|folder, out| {
+            let relative: Vec<OsString> = folder
+                .path
+                .strip_prefix(root)
+                .unwrap_or(Path::new(""))
+                .components()
+                .map(|component| component.as_os_str().to_os_string())
+                .collect();
+            self.visit_folder(folder, &relative, folder.depth == 0 && root_is_link, out);
+            for entry in folder.entries {
+                if entry.kind != rustix::fs::FileType::Symlink || skipped_folder(entry.name_bytes())
+                {
+                    continue;
+                }
+                self.visit_link(folder, &relative, entry, out);
+            }
+            true
+        })
+    }
+
+    /// The skill file of one folder, if it has one. The names come from the listing, never from probing
+    /// `dir/SKILL.md`: on a case-insensitive filesystem that probe also opens `skill.md`, and the report
+    /// would name a file that does not exist.
+    fn visit_folder(
+        &self,
+        folder: &crate::fs::walk::Folder<'_>,
+        relative: &[OsString],
+        via_link: bool,
+        out: &mut Vec<Walk>,
+    ) {
+        let Some(entry) = SKILL_FILE_NAMES
+            .iter()
+            .find_map(|wanted| folder.find(wanted.as_bytes()))
+        else {
+            return;
+        };
+        let lowercase = SKILL_FILE_NAMES[1].as_bytes();
+        let lowercase_beside = entry.name_bytes() != lowercase && folder.find(lowercase).is_some();
+        let here: Vec<OsString> = self.below.iter().chain(relative).cloned().collect();
+        self.add_to(
+            here,
+            entry,
+            folder.path_of(&entry.name),
+            via_link,
+            lowercase_beside,
+            folder.descriptor,
+            out,
+        );
+    }
+
+    /// A link in a walked folder: a linked skill folder inside the boundary is linted (and reported as
+    /// linked) but never walked further, which is how cycles start; one outside is noted, not listed.
+    fn visit_link(
+        &self,
+        folder: &crate::fs::walk::Folder<'_>,
+        relative: &[OsString],
+        entry: &crate::fs::walk::Entry,
+        out: &mut Vec<Walk>,
+    ) {
+        let here: Vec<OsString> = self.below.iter().chain(relative).cloned().collect();
+        let path = folder.path_of(&entry.name);
+        let names = match self.resolve(&here, folder.descriptor, entry) {
+            Ok(names) => names,
+            Err(reason) => {
+                // A linked file is no skill folder; only a link that could be one is worth a note.
+                if !SKILL_FILE_NAMES
+                    .iter()
+                    .any(|name| entry.name_bytes() == name.as_bytes())
+                {
+                    out.push(Walk::Note(format!(
+                        "{}: {reason}; not followed",
+                        path.display()
+                    )));
+                }
+                return;
+            }
+        };
+        let Ok(linked) = crate::fs::open::directory_beneath(
+            &*self.descriptor,
+            names.iter().map(OsString::as_os_str),
+        ) else {
+            // A link to a file, to nothing, or to another link: not a skill folder to list.
+            return;
+        };
+        let Ok(entries) = crate::fs::walk::list(&linked) else {
+            return;
+        };
+        let linked_folder = crate::fs::walk::Folder {
+            path: &path,
+            depth: folder.depth + 1,
+            descriptor: &linked,
+            entries: &entries,
+        };
+        let Some(entry) = SKILL_FILE_NAMES
+            .iter()
+            .find_map(|wanted| linked_folder.find(wanted.as_bytes()))
+        else {
+            return;
+        };
+        let lowercase = SKILL_FILE_NAMES[1].as_bytes();
+        let lowercase_beside =
+            entry.name_bytes() != lowercase && linked_folder.find(lowercase).is_some();
+        let skill_path = linked_folder.path_of(&entry.name);
+        self.add_to(
+            names,
+            entry,
+            skill_path,
+            true,
+            lowercase_beside,
+            &linked,
+            out,
+        );
+    }
 }
 
-/// [`walk`] of a directory already open: subfolders are opened relative to it, so no path is looked
-/// up again from the root and no folder is checked twice to be one.
-fn walk_in(
-    descriptor: &rustix::fd::OwnedFd,
-    dir: &Path,
-    depth: usize,
-    via_link: bool,
-    found: &mut Vec<Found>,
-) -> std::io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-
-    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
-
-    let entries = list(descriptor)?;
-    let path_of = |name: &std::ffi::CStr| dir.join(std::ffi::OsStr::from_bytes(name.to_bytes()));
-    // The names come from the listing, never from probing `dir/SKILL.md`: on a case-insensitive
-    // filesystem that probe also opens `skill.md`, and the report would name a file that does not exist.
-    let skill_file = SKILL_FILE_NAMES.iter().find_map(|wanted| {
-        entries
-            .iter()
-            .find(|entry| entry.name.as_bytes() == wanted.as_bytes())
-    });
-    if let Some(entry) = skill_file {
-        let lowercase = SKILL_FILE_NAMES[1].as_bytes();
-        found.push(Found {
-            path: path_of(&entry.name),
-            via_link,
-            symlinked_file: entry.kind == FileType::Symlink,
-            lowercase_beside: entry.name.as_bytes() != lowercase
-                && entries
-                    .iter()
-                    .any(|other| other.name.as_bytes() == lowercase),
-        });
-    }
-    if depth >= MAX_DEPTH || via_link {
-        return Ok(());
-    }
-    let mut children = Vec::new();
-    for entry in &entries {
-        let name = entry.name.as_bytes();
-        if name.starts_with(b".") || matches!(name, b"node_modules" | b"target" | b"__pycache__") {
-            continue;
-        }
-        let linked_dir = || {
-            rustix::fs::statat(descriptor, entry.name.as_c_str(), AtFlags::empty())
-                .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Directory)
-        };
-        if entry.kind == FileType::Directory {
-            children.push((entry, false));
-        } else if entry.kind == FileType::Symlink && linked_dir() {
-            // Report the linked skill, but never recurse through links: that is how cycles start.
-            children.push((entry, true));
-        }
-    }
-    let open_child = |entry: &Listed| {
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        rustix::fs::openat(descriptor, entry.name.as_c_str(), flags, Mode::empty())
-    };
-    if depth == 0 {
-        // Listing folders is most of a large walk and the subtrees are independent: walk the top-level
-        // folders on every core, then join their findings in name order.
-        let subtrees = crate::parallel::map_from(2, &children, |(entry, via_link)| {
-            let mut below = Vec::new();
-            let child = open_child(entry)?;
-            walk_in(
-                &child,
-                &path_of(&entry.name),
-                depth + 1,
-                *via_link,
-                &mut below,
-            )
-            .map(|()| below)
-        });
-        for subtree in subtrees {
-            found.extend(subtree?);
-        }
-    } else {
-        for (entry, via_link) in &children {
-            let child = open_child(entry)?;
-            walk_in(&child, &path_of(&entry.name), depth + 1, *via_link, found)?;
-        }
-    }
-    Ok(())
+/// Folder names a search never enters.
+fn skipped_folder(name: &[u8]) -> bool {
+    name.starts_with(b".") || matches!(name, b"node_modules" | b"target" | b"__pycache__")
 }
 
 /// Fills in nesting and duplicate-name facts, in discovery order (which is sorted by path).

@@ -40,7 +40,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
         }
         let exists = *known
             .entry(inside.clone())
-            .or_insert_with(|| context.files.exists(&context.file.dir().join(&inside)));
+            .or_insert_with(|| context.files.exists(context.file.dir(), &inside));
         if !exists {
             findings.push(Finding::new(
                 link.range,
