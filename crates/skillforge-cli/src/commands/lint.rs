@@ -127,7 +127,16 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let mut fixed_files = 0;
     let mut fixes_applied = 0;
     if args.fix {
+        // Two linked skills may be one file: it is fixed once.
+        let mut fixed_identities = std::collections::HashSet::new();
         for file in &mut files {
+            let identity = file
+                .origin
+                .as_ref()
+                .map(|origin| (origin.identity.device, origin.identity.inode));
+            if identity.is_some_and(|identity| fixed_identities.contains(&identity)) {
+                continue;
+            }
             // Replacing undecodable bytes would destroy what the author wrote; such files are only reported.
             if file.invalid_utf8_at.is_some() {
                 continue;
@@ -146,6 +155,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                     continue;
                 }
                 file.source = result.text;
+                fixed_identities.extend(identity);
                 fixed_files += 1;
                 fixes_applied += result.applied;
             }
