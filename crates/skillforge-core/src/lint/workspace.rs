@@ -283,13 +283,13 @@ fn apply_suppressions(
 /// A path may be a SKILL.md, a skill folder, or any folder; folders are searched recursively (hidden
 /// folders, `node_modules` and `target` skipped, symbolic links reported but not entered).
 ///
-/// Files that cannot be linted (not a regular file, larger than [`MAX_FILE_BYTES`], unreadable) are left
-/// out; [`collect_all`] says which and why.
+/// Files that cannot be linted (not a regular file, larger than [`MAX_FILE_BYTES`], unreadable) and
+/// folders that cannot be listed are left out; [`collect_all`] says which and why.
 pub fn collect(paths: &[PathBuf], config: &Config) -> Result<Vec<SkillFile>, CollectError> {
     collect_all(paths, config).map(|collected| collected.files)
 }
 
-/// A SKILL.md that was found but could not be linted.
+/// A SKILL.md that was found but could not be linted, or a folder that could not be listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {
     pub path: String,
@@ -303,15 +303,18 @@ pub struct Collected {
     pub skipped: Vec<Skipped>,
 }
 
-/// Like [`collect`], also reporting the files it could not read.
+/// Like [`collect`], also reporting the files it could not read and the folders it could not list,
+/// each with its own path.
 pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, CollectError> {
     let mut found: Vec<Found> = Vec::new();
+    let mut unlisted: Vec<Skipped> = Vec::new();
     for path in paths {
         let metadata = std::fs::metadata(path).map_err(|source| CollectError::Io {
             path: path.display().to_string(),
             source,
         })?;
         let before = found.len();
+        let unlisted_before = unlisted.len();
         if metadata.is_file() {
             found.push(Found {
                 path: path.clone(),
@@ -320,12 +323,20 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
                 lowercase_beside: has_lowercase_beside(path),
             });
         } else {
-            walk(path, 0, is_symlink(path), &mut found).map_err(|source| CollectError::Io {
+            let mut met = Vec::new();
+            walk(path, is_symlink(path), &mut met).map_err(|source| CollectError::Io {
                 path: path.display().to_string(),
                 source,
             })?;
+            for met in met {
+                match met {
+                    Met::Found(skill) => found.push(skill),
+                    Met::Unreadable(skipped) => unlisted.push(skipped),
+                }
+            }
         }
-        if found.len() == before {
+        // A folder that could not be listed may hold skills: not finding any is then no verdict.
+        if found.len() == before && unlisted.len() == unlisted_before {
             return Err(CollectError::NoSkills {
                 path: path.display().to_string(),
             });
@@ -351,7 +362,7 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
         }
     });
     let mut files = Vec::with_capacity(read.len());
-    let mut skipped = Vec::new();
+    let mut skipped = unlisted;
     for result in read {
         match result {
             Ok(file) => files.push(file),
@@ -428,136 +439,108 @@ struct Found {
     lowercase_beside: bool,
 }
 
-fn walk(dir: &Path, depth: usize, via_link: bool, found: &mut Vec<Found>) -> std::io::Result<()> {
-    use rustix::fs::{Mode, OFlags};
-
-    // Links are followed here as the path would be: a linked folder given or met is still listed.
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    let descriptor = rustix::fs::open(dir, flags, Mode::empty())?;
-    walk_in(&descriptor, dir, depth, via_link, found)
+/// What the walk met: a skill file, or a folder it could not list.
+enum Met {
+    Found(Found),
+    Unreadable(Skipped),
 }
 
-/// One listed entry: its name and what the listing (or, when it does not say, `lstat`) reports.
-struct Listed {
-    name: std::ffi::CString,
-    kind: rustix::fs::FileType,
+fn unreadable(path: &Path, errno: rustix::io::Errno) -> Met {
+    Met::Unreadable(Skipped {
+        path: path.display().to_string(),
+        reason: format!(
+            "cannot be listed ({}); its skills were not read",
+            std::io::Error::from(errno)
+        ),
+    })
 }
 
-/// The entries of the open directory `descriptor`, `.` and `..` left out, sorted by name. An entry
-/// whose type cannot be found out is left out, as one that vanished meanwhile.
-fn list(descriptor: &rustix::fd::OwnedFd) -> std::io::Result<Vec<Listed>> {
-    use rustix::fs::{AtFlags, FileType, RawDir};
-
-    let mut buffer = Vec::with_capacity(16 * 1024);
-    let mut reader = RawDir::new(descriptor, buffer.spare_capacity_mut());
-    let mut entries = Vec::new();
-    while let Some(entry) = reader.next() {
-        let entry = entry?;
-        let name = entry.file_name();
-        if matches!(name.to_bytes(), b"." | b"..") {
-            continue;
-        }
-        let kind = match entry.file_type() {
-            FileType::Unknown => {
-                match rustix::fs::statat(descriptor, name, AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(stat) => FileType::from_raw_mode(stat.st_mode),
-                    Err(_) => continue,
-                }
-            }
-            known => known,
-        };
-        entries.push(Listed {
-            name: name.to_owned(),
-            kind,
-        });
-    }
-    entries.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(entries)
+fn is_skipped_folder(name: &[u8]) -> bool {
+    name.starts_with(b".") || matches!(name, b"node_modules" | b"target" | b"__pycache__")
 }
 
-/// [`walk`] of a directory already open: subfolders are opened relative to it, so no path is looked
-/// up again from the root and no folder is checked twice to be one.
-fn walk_in(
-    descriptor: &rustix::fd::OwnedFd,
-    dir: &Path,
-    depth: usize,
-    via_link: bool,
-    found: &mut Vec<Found>,
-) -> std::io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-
-    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
-
-    let entries = list(descriptor)?;
-    let path_of = |name: &std::ffi::CStr| dir.join(std::ffi::OsStr::from_bytes(name.to_bytes()));
-    // The names come from the listing, never from probing `dir/SKILL.md`: on a case-insensitive
-    // filesystem that probe also opens `skill.md`, and the report would name a file that does not exist.
-    let skill_file = SKILL_FILE_NAMES.iter().find_map(|wanted| {
+/// The skill file of a listed folder, by exact name from the listing, never by probing `dir/SKILL.md`:
+/// on a case-insensitive filesystem that probe also opens `skill.md`, and the report would name a file
+/// that does not exist.
+fn skill_file_in(dir: &Path, entries: &[crate::fs::walk::Entry], via_link: bool) -> Option<Found> {
+    let entry = SKILL_FILE_NAMES.iter().find_map(|wanted| {
         entries
             .iter()
-            .find(|entry| entry.name.as_bytes() == wanted.as_bytes())
-    });
-    if let Some(entry) = skill_file {
-        let lowercase = SKILL_FILE_NAMES[1].as_bytes();
-        found.push(Found {
-            path: path_of(&entry.name),
-            via_link,
-            symlinked_file: entry.kind == FileType::Symlink,
-            lowercase_beside: entry.name.as_bytes() != lowercase
-                && entries
-                    .iter()
-                    .any(|other| other.name.as_bytes() == lowercase),
-        });
-    }
-    if depth >= MAX_DEPTH || via_link {
-        return Ok(());
-    }
-    let mut children = Vec::new();
-    for entry in &entries {
-        let name = entry.name.as_bytes();
-        if name.starts_with(b".") || matches!(name, b"node_modules" | b"target" | b"__pycache__") {
-            continue;
-        }
-        let linked_dir = || {
-            rustix::fs::statat(descriptor, entry.name.as_c_str(), AtFlags::empty())
-                .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Directory)
-        };
-        if entry.kind == FileType::Directory {
-            children.push((entry, false));
-        } else if entry.kind == FileType::Symlink && linked_dir() {
-            // Report the linked skill, but never recurse through links: that is how cycles start.
-            children.push((entry, true));
-        }
-    }
-    let open_child = |entry: &Listed| {
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        rustix::fs::openat(descriptor, entry.name.as_c_str(), flags, Mode::empty())
+            .find(|entry| entry.name_bytes() == wanted.as_bytes())
+    })?;
+    let lowercase = SKILL_FILE_NAMES[1].as_bytes();
+    Some(Found {
+        path: dir.join(entry.os_name()),
+        via_link,
+        symlinked_file: entry.kind == rustix::fs::FileType::Symlink,
+        lowercase_beside: entry.name_bytes() != lowercase
+            && entries.iter().any(|other| other.name_bytes() == lowercase),
+    })
+}
+
+/// Walks `dir` with the one walker ([`crate::fs::walk`]): a folder that cannot be listed is reported
+/// with its own path and the walk goes on. Links are followed as the path would be, so a linked folder
+/// given or met is still listed, but never walked into: that is how cycles start.
+fn walk(dir: &Path, via_link: bool, met: &mut Vec<Met>) -> std::io::Result<()> {
+    use rustix::fs::FileType;
+
+    let root = crate::fs::open::root_directory(dir)?;
+    let options = crate::fs::walk::Options {
+        max_depth: if via_link { 0 } else { MAX_DEPTH },
+        skip: is_skipped_folder,
+        parallel: true,
     };
-    if depth == 0 {
-        // Listing folders is most of a large walk and the subtrees are independent: walk the top-level
-        // folders on every core, then join their findings in name order.
-        let subtrees = crate::parallel::map_from(2, &children, |(entry, via_link)| {
-            let mut below = Vec::new();
-            let child = open_child(entry)?;
-            walk_in(
-                &child,
-                &path_of(&entry.name),
-                depth + 1,
-                *via_link,
-                &mut below,
-            )
-            .map(|()| below)
-        });
-        for subtree in subtrees {
-            found.extend(subtree?);
+    let walked = crate::fs::walk::walk(&root, dir, &options, &|folder, met: &mut Vec<Met>| {
+        met.extend(skill_file_in(folder.path, folder.entries, via_link).map(Met::Found));
+        if via_link || folder.depth >= MAX_DEPTH {
+            return false;
         }
-    } else {
-        for (entry, via_link) in &children {
-            let child = open_child(entry)?;
-            walk_in(&child, &path_of(&entry.name), depth + 1, *via_link, found)?;
+        for entry in folder.entries {
+            if entry.kind != FileType::Symlink || is_skipped_folder(entry.name_bytes()) {
+                continue;
+            }
+            let leads_to_folder =
+                crate::fs::open::target_kind_at(folder.descriptor, entry.name.as_c_str())
+                    .is_ok_and(|kind| kind == FileType::Directory);
+            if !leads_to_folder {
+                continue;
+            }
+            // Report the linked skill, but do not walk below it.
+            let path = folder.path_of(&entry.name);
+            let listed = crate::fs::open::root_directory(&path)
+                .and_then(|linked| crate::fs::walk::list(&linked));
+            match listed {
+                Ok(entries) => met.extend(skill_file_in(&path, &entries, true).map(Met::Found)),
+                // Gone or no longer a folder since it was listed: nothing to report.
+                Err(rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR) => {}
+                Err(errno) => met.push(unreadable(&path, errno)),
+            }
         }
+        true
+    });
+    if let Some(problem) = walked.problems.iter().find(|problem| problem.path == dir) {
+        // The folder named itself cannot be listed: that is the walk's failure, not a skipped part.
+        return Err(std::io::Error::from(problem.errno));
     }
+    let start = met.len();
+    met.extend(walked.found);
+    met.extend(
+        walked
+            .problems
+            .iter()
+            .map(|problem| unreadable(&problem.path, problem.errno)),
+    );
+    // Every folder before its subfolders, subfolders by name: linked folders, reported while their
+    // parent is visited, take their place among the others.
+    met[start..].sort_by(|a, b| met_path(a).cmp(met_path(b)));
     Ok(())
+}
+
+fn met_path(met: &Met) -> &Path {
+    match met {
+        Met::Found(found) => found.path.parent().unwrap_or(&found.path),
+        Met::Unreadable(skipped) => Path::new(&skipped.path),
+    }
 }
 
 /// Fills in nesting and duplicate-name facts, in discovery order (which is sorted by path).
