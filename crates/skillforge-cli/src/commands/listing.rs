@@ -47,10 +47,24 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         context_window: args.context_window,
     };
     let preview = session.preview(args.dialect, &limits, &[]);
+    // What could not be read is said with its own path, and the run fails: the listing may lack skills
+    // those folders and files hold. (nagents and 10xGraph report what they meet in their own words.)
+    let unreadable = if CatalogSession::reads_documents(args.dialect) {
+        session.unreadable()
+    } else {
+        &[]
+    };
     let mut out = std::io::stdout().lock();
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &preview)?;
+        let mut value = serde_json::to_value(&preview)?;
+        if let Some(object) = value.as_object_mut() {
+            object.insert("unreadable".to_string(), serde_json::to_value(unreadable)?);
+        }
+        serde_json::to_writer_pretty(&mut out, &value)?;
         out.write_all(b"\n")?;
+        for problem in unreadable {
+            eprintln!("error: {problem}");
+        }
     } else {
         // Byte for byte what the model sees: no trailing newline is added.
         out.write_all(preview.text.as_bytes())?;
@@ -59,5 +73,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
     }
     out.flush()?;
-    Ok(exit::OK)
+    Ok(if unreadable.is_empty() {
+        exit::OK
+    } else {
+        exit::USAGE
+    })
 }

@@ -2,20 +2,21 @@
 //!
 //! 10xGraph resolves a requested path with `Path.resolve()` (symlinks followed, `..` applied to the
 //! resolved prefix) and accepts it when the result lies under the skill directory. The same
-//! resolution is done here one component at a time: each directory is opened with `O_NOFOLLOW`
-//! relative to its already-open parent, a symbolic link is read with `readlinkat` and its target
-//! walked the same way, and the final file is opened relative to its pinned parent. A link that a
+//! resolution is done here one component at a time through [`crate::fs::open`]: each directory is
+//! opened relative to its already-open parent without following a link, a symbolic link is read
+//! and its target walked the same way, and the final file is opened relative to its pinned parent. A link that a
 //! string check would miss, or one swapped in between a check and an open, is therefore never
 //! followed by the kernel.
 
 use std::ffi::{OsStr, OsString};
-use std::io::Read;
 use std::os::fd::OwnedFd;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+use rustix::fs::FileType;
 use rustix::io::Errno;
+
+use crate::fs::{self as guarded, open, ReadError};
 
 /// Python's `os.path.realpath` gives up after this many links in one resolution.
 const MAX_LINKS: usize = 40;
@@ -36,21 +37,8 @@ struct Resolved {
     directories: Vec<OwnedFd>,
 }
 
-fn open_dir_at(parent: &OwnedFd, name: &OsStr) -> Result<OwnedFd, Errno> {
-    rustix::fs::openat(
-        parent,
-        name,
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-        Mode::empty(),
-    )
-}
-
 fn open_root() -> Result<OwnedFd, Errno> {
-    rustix::fs::open(
-        "/",
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    )
+    open::root_directory(Path::new("/"))
 }
 
 impl Resolved {
@@ -63,7 +51,7 @@ impl Resolved {
         for part in path.components().skip(1) {
             let name = part.as_os_str();
             let parent = resolved.directories.last().ok_or(Errno::NOENT)?;
-            let child = open_dir_at(parent, name)?;
+            let child = open::directory_at(parent, name)?;
             resolved.components.push(name.to_os_string());
             resolved.directories.push(child);
         }
@@ -100,8 +88,8 @@ impl Resolved {
                 continue;
             }
             let parent = self.directories.last().ok_or(Errno::NOENT)?;
-            let kind = match rustix::fs::statat(parent, name, AtFlags::SYMLINK_NOFOLLOW) {
-                Ok(stat) => Some(FileType::from_raw_mode(stat.st_mode)),
+            let kind = match open::kind_at(parent, name) {
+                Ok(kind) => Some(kind),
                 Err(Errno::NOENT | Errno::NOTDIR) => None,
                 Err(error) => return Err(error),
             };
@@ -111,8 +99,7 @@ impl Resolved {
                     if *links > MAX_LINKS {
                         return Err(Errno::LOOP);
                     }
-                    let target = rustix::fs::readlinkat(parent, name, Vec::new())?;
-                    let target = target.as_bytes().to_vec();
+                    let target = open::link_target_at(parent, name)?.into_vec();
                     if target.first() == Some(&b'/') {
                         *self = Self {
                             components: Vec::new(),
@@ -122,7 +109,7 @@ impl Resolved {
                     self.walk(&target, links)?;
                 }
                 Some(FileType::Directory) => {
-                    let child = open_dir_at(parent, name)?;
+                    let child = open::directory_at(parent, name)?;
                     self.components.push(name.to_os_string());
                     self.directories.push(child);
                 }
@@ -195,8 +182,7 @@ pub(crate) fn resolve(skill_dir: &Path, relative: &str) -> Result<Target, Errno>
     let Some(parent) = resolved.directories.last() else {
         return Ok(Target::Missing { relative });
     };
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let descriptor = match rustix::fs::openat(parent, name.as_os_str(), flags, Mode::empty()) {
+    let descriptor = match open::file_at(parent, name.as_os_str()) {
         Ok(descriptor) => descriptor,
         Err(Errno::NOENT | Errno::LOOP | Errno::NOTDIR) => return Ok(Target::Missing { relative }),
         Err(error) => return Err(error),
@@ -215,33 +201,29 @@ pub(crate) fn resolve(skill_dir: &Path, relative: &str) -> Result<Target, Errno>
 }
 
 /// Reads at most `limit` bytes of an open file and reports its size when opened.
-pub(crate) fn read_prefix(descriptor: OwnedFd, limit: usize) -> std::io::Result<(u64, Vec<u8>)> {
-    let size = u64::try_from(rustix::fs::fstat(&descriptor)?.st_size).unwrap_or(0);
-    let mut file = std::fs::File::from(descriptor);
-    let mut bytes = Vec::with_capacity(limit.min(usize::try_from(size).unwrap_or(0)));
-    Read::by_ref(&mut file)
-        .take(limit as u64)
-        .read_to_end(&mut bytes)?;
-    Ok((size, bytes))
+pub(crate) fn read_prefix(descriptor: OwnedFd, limit: usize) -> Result<(u64, Vec<u8>), Errno> {
+    let prefix = guarded::read::prefix(descriptor, limit).map_err(errno_of)?;
+    Ok((prefix.size, prefix.bytes))
 }
 
-/// Reads a whole regular file named `name` in the open directory `directory`, without following
-/// a link. Used for SKILL.md, whose size the loader bounds.
-pub(crate) fn read_file_in(directory: &Path, name: &str, limit: usize) -> Result<Vec<u8>, Errno> {
-    let parent = Resolved::directory(directory)?;
-    let parent = parent.directories.last().ok_or(Errno::NOENT)?;
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let descriptor = rustix::fs::openat(parent, name, flags, Mode::empty())?;
-    if FileType::from_raw_mode(rustix::fs::fstat(&descriptor)?.st_mode) != FileType::RegularFile {
-        return Err(Errno::INVAL);
+/// Reads the whole regular file `name` in `directory`, without following a link below `/`, within
+/// the engine's limit for a SKILL.md.
+pub(crate) fn read_file_in(directory: &Path, name: &str) -> Result<Vec<u8>, ReadError> {
+    let parent = Resolved::directory(directory).map_err(ReadError::from_open)?;
+    let parent = parent.directories.last().ok_or(ReadError::NotFound)?;
+    guarded::read::regular_at(parent, name, guarded::Limit::SKILL_FILE).map(|read| read.bytes)
+}
+
+/// The `errno` a Python client would have seen for a failed read.
+fn errno_of(error: ReadError) -> Errno {
+    match error {
+        ReadError::NotFound => Errno::NOENT,
+        ReadError::Symlink => Errno::LOOP,
+        ReadError::NotRegular(FileType::Directory) => Errno::ISDIR,
+        ReadError::NotRegular(_) => Errno::INVAL,
+        ReadError::TooLarge { .. } => Errno::FBIG,
+        ReadError::Io(errno) => errno,
     }
-    let mut bytes = Vec::new();
-    let mut file = std::fs::File::from(descriptor);
-    Read::by_ref(&mut file)
-        .take(limit as u64)
-        .read_to_end(&mut bytes)
-        .map_err(|error| Errno::from_io_error(&error).unwrap_or(Errno::IO))?;
-    Ok(bytes)
 }
 
 fn is_listed(parts: &[String]) -> bool {
@@ -276,61 +258,40 @@ pub(crate) fn list_files(skill_dir: &Path, subdir: &str, limit: usize) -> (Vec<S
 }
 
 fn walk_directory(directory: &OwnedFd, prefix: &[String], depth: usize, found: &mut Vec<String>) {
-    let Ok(duplicate) = rustix::fs::openat(
-        directory,
-        ".",
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    ) else {
+    let Ok(entries) = guarded::walk::list(directory) else {
         return;
     };
-    let Ok(entries) = rustix::fs::Dir::new(duplicate) else {
-        return;
-    };
-    let mut files = Vec::new();
     let mut directories = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name == "." || name == ".." {
-            continue;
-        }
-        let raw = OsStr::from_bytes(entry.file_name().to_bytes()).to_os_string();
-        let Ok(stat) = rustix::fs::statat(directory, raw.as_os_str(), AtFlags::SYMLINK_NOFOLLOW)
-        else {
-            continue;
-        };
-        match FileType::from_raw_mode(stat.st_mode) {
-            FileType::Directory => directories.push((name, raw)),
-            FileType::Symlink => {
-                // os.walk counts a link to a directory as a directory it does not enter, and any
-                // other link (broken ones included) as a file.
-                let points_to_directory =
-                    rustix::fs::statat(directory, raw.as_os_str(), AtFlags::empty()).is_ok_and(
-                        |target| FileType::from_raw_mode(target.st_mode) == FileType::Directory,
-                    );
-                if !points_to_directory {
-                    files.push(name);
-                }
+    for entry in &entries {
+        let name = entry.name.to_string_lossy().into_owned();
+        let is_file = match entry.kind {
+            FileType::Directory => {
+                directories.push((name, entry));
+                continue;
             }
-            _ => files.push(name),
-        }
-    }
-    for name in files {
-        let mut parts = prefix.to_vec();
-        parts.push(name);
-        let relative = parts.join("/");
-        if relative != SKILL_FILE && is_listed(&parts) {
-            found.push(relative);
+            // os.walk counts a link to a directory as a directory it does not enter, and any
+            // other link (broken ones included) as a file.
+            FileType::Symlink => !open::target_kind_at(directory, entry.name.as_c_str())
+                .is_ok_and(|kind| kind == FileType::Directory),
+            _ => true,
+        };
+        if is_file {
+            let mut parts = prefix.to_vec();
+            parts.push(name);
+            let relative = parts.join("/");
+            if relative != SKILL_FILE && is_listed(&parts) {
+                found.push(relative);
+            }
         }
     }
     if depth >= MAX_LIST_DEPTH {
         return;
     }
-    for (name, raw) in directories {
+    for (name, entry) in directories {
         if name.starts_with('.') || IGNORED_DIRS.contains(&name.as_str()) {
             continue;
         }
-        if let Ok(child) = open_dir_at(directory, raw.as_os_str()) {
+        if let Ok(child) = open::directory_at(directory, entry.name.as_c_str()) {
             let mut parts = prefix.to_vec();
             parts.push(name);
             walk_directory(&child, &parts, depth + 1, found);

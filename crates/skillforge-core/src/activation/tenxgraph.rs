@@ -24,9 +24,6 @@ const MAX_FILES_IN_ERROR: usize = 50;
 pub const DEFAULT_MAX_RESOURCE_BYTES: usize = 262_144;
 /// Bytes inspected for a NUL when deciding that a file is binary.
 const BINARY_SNIFF_BYTES: usize = 8192;
-/// SKILL.md files above this size are not read; no real skill comes near it, and it keeps a
-/// stray multi-gigabyte file from exhausting memory.
-const MAX_SKILL_FILE_BYTES: usize = 64 * 1024 * 1024;
 const SKILL_FILE: &str = "SKILL.md";
 const IGNORED_DIRS: [&str; 2] = ["node_modules", "__pycache__"];
 
@@ -141,7 +138,10 @@ fn diagnostic(level: &str, message: impl Into<String>, path: &Path) -> RegistryD
 /// `load_skill`: the metadata of one skill directory, or `None` with the reason.
 fn load_skill(skill_dir: &Path, diagnostics: &mut Vec<RegistryDiagnostic>) -> Option<SkillMeta> {
     let skill_file = skill_dir.join(SKILL_FILE);
-    let content = match std::fs::read(&skill_file).map(String::from_utf8) {
+    // `Path.read_text()` follows links, as a path the user's folder names may; the read is still
+    // bounded and refuses a FIFO or a device instead of hanging on it.
+    let read = crate::fs::read::input(&skill_file, crate::fs::Limit::SKILL_FILE);
+    let content = match read.map(|read| String::from_utf8(read.bytes)) {
         Ok(Ok(text)) => text,
         Ok(Err(_)) => {
             diagnostics.push(diagnostic(
@@ -154,13 +154,31 @@ fn load_skill(skill_dir: &Path, diagnostics: &mut Vec<RegistryDiagnostic>) -> Op
         Err(error) => {
             diagnostics.push(diagnostic(
                 "error",
-                format!("Cannot read file: {error}"),
+                format!(
+                    "Cannot read file: {}",
+                    python_read_error(&error.source, &skill_file)
+                ),
                 &skill_file,
             ));
             return None;
         }
     };
     load_skill_text(skill_dir, &content, diagnostics)
+}
+
+/// `str(exc)` of the `OSError` Python raises for the failed read; what Python would not refuse (a
+/// FIFO, a device, an oversized file) is said in the engine's words.
+fn python_read_error(error: &crate::fs::ReadError, path: &Path) -> String {
+    use crate::fs::ReadError;
+    let errno = match error {
+        ReadError::NotFound => rustix::io::Errno::NOENT,
+        ReadError::NotRegular(rustix::fs::FileType::Directory) => rustix::io::Errno::ISDIR,
+        ReadError::Io(errno) => *errno,
+        ReadError::Symlink | ReadError::NotRegular(_) | ReadError::TooLarge { .. } => {
+            return error.to_string();
+        }
+    };
+    python::os_error(errno.raw_os_error(), Some(&path.to_string_lossy()))
 }
 
 /// `load_skill` on text already read (a saved file or an editor's unsaved buffer).
@@ -301,9 +319,7 @@ impl Registry {
         if let Some(text) = self.texts.get(&meta.skill_dir) {
             return loader::split_frontmatter(text).body.to_string();
         }
-        let Ok(bytes) =
-            skill_files::read_file_in(&meta.skill_dir, SKILL_FILE, MAX_SKILL_FILE_BYTES)
-        else {
+        let Ok(bytes) = skill_files::read_file_in(&meta.skill_dir, SKILL_FILE) else {
             return String::new();
         };
         match String::from_utf8(bytes) {
@@ -575,12 +591,8 @@ fn read_skill_file(
             descriptor,
             absolute,
         } => {
-            let (size, data) =
-                skill_files::read_prefix(descriptor, max_bytes).map_err(|error| {
-                    let errno =
-                        rustix::io::Errno::from_io_error(&error).unwrap_or(rustix::io::Errno::IO);
-                    read_error(&relative, errno, Some(&absolute))
-                })?;
+            let (size, data) = skill_files::read_prefix(descriptor, max_bytes)
+                .map_err(|errno| read_error(&relative, errno, Some(&absolute)))?;
             if data[..data.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
                 return Ok(format!(
                     "'{relative}' is a binary file ({size} bytes); its content cannot be shown as text."

@@ -24,7 +24,7 @@ use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey}
 use crate::frontmatter::lite::parse_skill_metadata;
 use crate::frontmatter::yaml::{self, Node, Value};
 use crate::lint::config::Config;
-use crate::lint::workspace as lint_workspace;
+use crate::lint::workspace::{self as lint_workspace, CollectError};
 use crate::python;
 use crate::skill::Skill;
 use crate::text::TextRange;
@@ -37,6 +37,20 @@ const SKILL_FILE: &str = "SKILL.md";
 pub struct Buffer {
     pub path: String,
     pub text: String,
+}
+
+/// A folder or a SKILL.md under the roots that could not be read, so the full-YAML clients' listings
+/// (skills-ref, Claude Code, Codex) may lack skills it holds. Each names its own path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unreadable {
+    pub path: String,
+    pub reason: String,
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "{}: {}", self.path, self.reason)
+    }
 }
 
 /// One SKILL.md as the full-YAML clients read it, computed once per text.
@@ -200,6 +214,8 @@ pub struct CatalogSession {
     nagents: Survey,
     tenxgraph: Vec<ScannedDir>,
     documents: Vec<Document>,
+    /// What the documents' walk could not read.
+    unreadable: Vec<Unreadable>,
     /// The skills embedded in Skillforge, not a folder on disk.
     builtin: bool,
 }
@@ -215,16 +231,27 @@ impl CatalogSession {
         let nagents = DirectorySource::new(roots, directory).walk();
         let tenxgraph = tenxgraph::scan(roots);
         let mut documents = Vec::new();
+        let mut unreadable = Vec::new();
         for root in roots {
-            // A root without any SKILL.md is an empty workspace, not an error.
-            if let Ok(files) =
-                lint_workspace::collect(std::slice::from_ref(root), &Config::default())
-            {
-                documents.extend(
-                    files
-                        .into_iter()
-                        .map(|file| Document::read(&file.path, &file.source)),
-                );
+            match lint_workspace::collect_all(std::slice::from_ref(root), &Config::default()) {
+                Ok(collected) => {
+                    documents.extend(
+                        collected
+                            .files
+                            .into_iter()
+                            .map(|file| Document::read(&file.path, &file.source)),
+                    );
+                    unreadable.extend(collected.skipped.into_iter().map(|skipped| Unreadable {
+                        path: skipped.path,
+                        reason: skipped.reason,
+                    }));
+                }
+                // A root without any SKILL.md is an empty workspace, not an error.
+                Err(CollectError::NoSkills { .. }) => {}
+                Err(CollectError::Io { path, source }) => unreadable.push(Unreadable {
+                    path,
+                    reason: source.to_string(),
+                }),
             }
         }
         Self {
@@ -233,6 +260,7 @@ impl CatalogSession {
             nagents,
             tenxgraph,
             documents,
+            unreadable,
             builtin: false,
         }
     }
@@ -261,12 +289,36 @@ impl CatalogSession {
             nagents,
             tenxgraph: Vec::new(),
             documents,
+            unreadable: Vec::new(),
             builtin: true,
         }
     }
 
     pub fn roots(&self) -> &[PathBuf] {
         &self.roots
+    }
+
+    /// The folders and files under the roots that skills-ref's, Claude Code's and Codex's listings
+    /// could not read (nagents and 10xGraph report what they meet in their own words).
+    pub fn unreadable(&self) -> &[Unreadable] {
+        &self.unreadable
+    }
+
+    /// Whether `dialect`'s listing is read from the documents [`CatalogSession::unreadable`] is about.
+    pub fn reads_documents(dialect: CatalogDialect) -> bool {
+        matches!(
+            dialect,
+            CatalogDialect::SkillsRef | CatalogDialect::ClaudeCode | CatalogDialect::Codex
+        )
+    }
+
+    /// The unreadable folders and files as problems, ahead of the client's own.
+    fn with_unreadable(&self, problems: Vec<String>) -> Vec<String> {
+        self.unreadable
+            .iter()
+            .map(ToString::to_string)
+            .chain(problems)
+            .collect()
     }
 
     /// Whether this is the builtin skills' session ([`CatalogSession::builtin`]).
@@ -443,7 +495,7 @@ impl CatalogSession {
             }
             CatalogDialect::SkillsRef => {
                 let (skills, problems) = split(self.documents(buffers), |d| d.skills_ref);
-                listing::skills_ref_prompt(&skills, problems)
+                listing::skills_ref_prompt(&skills, self.with_unreadable(problems))
             }
             CatalogDialect::ClaudeCode => {
                 let skills: Vec<ClaudeCodeSkill> = self
@@ -451,11 +503,19 @@ impl CatalogSession {
                     .into_iter()
                     .map(|document| document.claude_code)
                     .collect();
-                listing::claude_code_listing(&skills, limits.context_window, Vec::new())
+                listing::claude_code_listing(
+                    &skills,
+                    limits.context_window,
+                    self.with_unreadable(Vec::new()),
+                )
             }
             CatalogDialect::Codex => {
                 let (skills, problems) = split(self.documents(buffers), |d| d.codex);
-                listing::codex_listing(&skills, limits.context_window, problems)
+                listing::codex_listing(
+                    &skills,
+                    limits.context_window,
+                    self.with_unreadable(problems),
+                )
             }
         }
     }

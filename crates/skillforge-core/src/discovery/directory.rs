@@ -2,10 +2,11 @@
 //! nagents' `DirectorySkillDiscoverer` finds them.
 //!
 //! Safety comes from how files are opened, not from checking paths: every directory is opened
-//! with `O_NOFOLLOW` relative to its already-open parent, starting from the filesystem root, so
-//! a symlink swapped in during the walk is refused by the kernel instead of followed (a path
-//! check followed by an open would leave that race open). Skill files are opened with
-//! `O_NONBLOCK` so that a FIFO named SKILL.md cannot stall discovery.
+//! through [`crate::fs::open`], relative to its already-open parent and never through a link,
+//! starting from the filesystem root, so a symlink swapped in during the walk is refused by the
+//! kernel instead of followed (a path check followed by an open would leave that race open). Skill
+//! files are opened the same way and never block, so a FIFO named SKILL.md cannot stall discovery;
+//! they are read by [`crate::fs::read`] within nagents' own size limit.
 //!
 //! Where the walk can be faster than nagents without changing any result, it is: the directory
 //! stays open while its children are walked (nagents reopens the chain from `/` each time), the
@@ -17,6 +18,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::ffi::{CStr, OsStr, OsString};
 use std::mem::MaybeUninit;
+use std::ops::ControlFlow;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
@@ -24,12 +26,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use async_trait::async_trait;
-use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir};
+use rustix::fs::FileType;
 use rustix::io::Errno;
 
 use super::{SkillSource, SourceError, Survey};
 use crate::catalog::skill_catalog;
 use crate::frontmatter::lite::parse_skill_metadata;
+use crate::fs::{self as guarded, ReadError};
 use crate::python;
 use crate::skill::Skill;
 
@@ -737,20 +740,14 @@ impl<'a> Walker<'a> {
             listing,
             ..
         } = self;
-        let mut reader = RawDir::new(directory, listing.as_mut_slice());
-        while let Some(listed) = reader.next() {
-            let listed = listed.map_err(|errno| python::os_error(errno.raw_os_error(), None))?;
-            let name = listed.file_name();
+        let flow = guarded::walk::each_entry(directory, listing.as_mut_slice(), |name, listed| {
             let bytes = name.to_bytes();
-            if bytes == b"." || bytes == b".." {
-                continue;
-            }
             // The limit bites only when one more entry exists than the budget allows; then the
             // directory publishes nothing rather than an arbitrary filesystem-order subset.
             if entries.len() - base >= *remaining {
-                return Ok(true);
+                return ControlFlow::Break(());
             }
-            let kind = kind_of(directory, name, listed.file_type()).unwrap_or_else(|errno| {
+            let kind = kind_of(directory, name, listed).unwrap_or_else(|errno| {
                 let shown = name.to_string_lossy();
                 let mut entry_path = path.clone();
                 if !entry_path.ends_with(b"/") {
@@ -769,8 +766,11 @@ impl<'a> Walker<'a> {
                 kind,
                 utf8: std::str::from_utf8(bytes).is_ok(),
             });
-        }
-        Ok(false)
+            ControlFlow::Continue(())
+        })
+        .map_err(|errno| python::os_error(errno.raw_os_error(), None))?;
+        // The listing stops early only when the budget is spent.
+        Ok(flow.is_break())
     }
 }
 
@@ -779,9 +779,7 @@ impl<'a> Walker<'a> {
 /// not report one.
 fn kind_of(directory: impl AsFd, name: &CStr, listed: FileType) -> Result<Kind, Errno> {
     let file_type = match listed {
-        FileType::Unknown => FileType::from_raw_mode(
-            rustix::fs::statat(directory, name, AtFlags::SYMLINK_NOFOLLOW)?.st_mode,
-        ),
+        FileType::Unknown => guarded::open::kind_at(directory, name)?,
         known => known,
     };
     Ok(match file_type {
@@ -839,13 +837,8 @@ fn open_directory_chain(path: &Path) -> Result<OwnedFd, String> {
 }
 
 fn open_child_directory(parent: impl AsFd, name: &CStr) -> Result<OwnedFd, String> {
-    rustix::fs::openat(
-        parent,
-        name,
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-        Mode::empty(),
-    )
-    .map_err(|errno| os_error(errno, OsStr::from_bytes(name.to_bytes())))
+    guarded::open::directory_at(parent, name)
+        .map_err(|errno| os_error(errno, OsStr::from_bytes(name.to_bytes())))
 }
 
 /// Reads a skill file by its absolute path, opening its directory from `/` down.
@@ -860,56 +853,25 @@ fn read_skill_at(path: &Path) -> Result<String, String> {
 }
 
 /// nagents' `_read`: no symlink, never blocks, regular files only, at most 4,000,000 bytes,
-/// strict UTF-8 with the BOM kept.
+/// strict UTF-8 with the BOM kept. Errors read as nagents reports them.
 fn read_skill_file(directory: impl AsFd, name: &CStr) -> Result<String, String> {
-    let file = rustix::fs::openat(
-        directory,
-        name,
-        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
-        Mode::empty(),
-    )
-    .map_err(|errno| os_error(errno, OsStr::from_bytes(name.to_bytes())))?;
-    let stat =
-        rustix::fs::fstat(&file).map_err(|errno| python::os_error(errno.raw_os_error(), None))?;
-    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
-        return Err("SKILL.md must be a regular file".to_string());
-    }
-    // One byte more than the size fstat reports, so that a whole file arrives in one read and
-    // a short read (which for a regular file means end of file) ends the loop without another
-    // system call. The size is only a hint: a file that grows while read is read on.
-    let expected = usize::try_from(stat.st_size)
-        .unwrap_or(0)
-        .saturating_add(1)
-        .clamp(1, MAX_FILE_BYTES + 1);
-    let mut content = vec![0_u8; expected];
-    let mut filled = 0;
-    loop {
-        if filled == content.len() {
-            if content.len() > MAX_FILE_BYTES {
-                break;
-            }
-            let grown = (content.len() * 2).clamp(8192, MAX_FILE_BYTES + 1);
-            content.resize(grown, 0);
-        }
-        let wanted = content.len() - filled;
-        match rustix::io::read(&file, &mut content[filled..]) {
-            Ok(0) => break,
-            Ok(count) => {
-                filled += count;
-                if count < wanted {
-                    break;
-                }
-            }
-            Err(Errno::INTR) => continue,
-            Err(errno) => return Err(python::os_error(errno.raw_os_error(), None)),
-        }
-    }
-    content.truncate(filled);
-    if content.len() > MAX_FILE_BYTES {
-        return Err(format!("SKILL.md exceeds {MAX_FILE_BYTES} bytes"));
-    }
-    String::from_utf8(content)
+    let file = guarded::open::file_at(directory, name)
+        .map_err(|errno| os_error(errno, OsStr::from_bytes(name.to_bytes())))?;
+    let read = guarded::read::regular(file, nagents_file_limit()).map_err(|error| match error {
+        ReadError::NotRegular(_) => "SKILL.md must be a regular file".to_string(),
+        ReadError::TooLarge { .. } => format!("SKILL.md exceeds {MAX_FILE_BYTES} bytes"),
+        ReadError::Io(errno) => python::os_error(errno.raw_os_error(), None),
+        // Only an open reports these, and the file is already open.
+        ReadError::NotFound | ReadError::Symlink => error.to_string(),
+    })?;
+    String::from_utf8(read.bytes)
         .map_err(|error| python::utf8_error(error.as_bytes(), &error.utf8_error()))
+}
+
+/// nagents' cap, within the engine's own limit for a SKILL.md.
+fn nagents_file_limit() -> guarded::Limit {
+    let limit = guarded::Limit::SKILL_FILE;
+    limit.with_bytes(limit.bytes.min(MAX_FILE_BYTES as u64))
 }
 
 #[cfg(test)]
@@ -992,7 +954,7 @@ mod tests {
             rustix::fs::CWD,
             root.join("group-1/SKILL.md"),
             FileType::Fifo,
-            Mode::from_raw_mode(0o644),
+            rustix::fs::Mode::from_raw_mode(0o644),
             0,
         );
     }

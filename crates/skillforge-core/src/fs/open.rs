@@ -5,7 +5,7 @@
 //! anywhere below a root can neither redirect a read or a write nor appear between a check and an open.
 //! Files are opened with `O_NONBLOCK`, so a FIFO never hangs the open.
 
-use std::ffi::{CStr, OsStr, OsString};
+use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Component, Path};
 
@@ -108,13 +108,26 @@ pub fn kind_at(directory: impl AsFd, name: impl rustix::path::Arg) -> Result<Fil
         .map(|stat| FileType::from_raw_mode(stat.st_mode))
 }
 
+/// The type of what `name` inside `directory` leads to, a link followed (`stat`): for callers that
+/// must tell a link to a folder from other links, as Python's `os.walk` does, without opening it.
+pub fn target_kind_at(
+    directory: impl AsFd,
+    name: impl rustix::path::Arg,
+) -> Result<FileType, Errno> {
+    rustix::fs::statat(directory, name, AtFlags::empty())
+        .map(|stat| FileType::from_raw_mode(stat.st_mode))
+}
+
 /// Whether `name` inside `directory` is a symbolic link (false when it cannot be inspected).
 pub fn is_symlink_at(directory: impl AsFd, name: impl rustix::path::Arg) -> bool {
     kind_at(directory, name).is_ok_and(|kind| kind == FileType::Symlink)
 }
 
 /// The raw target of the link `name` inside `directory`.
-pub fn link_target_at(directory: impl AsFd, name: &CStr) -> Result<OsString, Errno> {
+pub fn link_target_at(
+    directory: impl AsFd,
+    name: impl rustix::path::Arg,
+) -> Result<OsString, Errno> {
     use std::os::unix::ffi::OsStringExt;
     rustix::fs::readlinkat(directory, name, Vec::new())
         .map(|target| OsString::from_vec(target.into_bytes()))

@@ -179,6 +179,42 @@ pub fn bounded(descriptor: impl AsFd, expected: u64, limit: Limit) -> Result<Vec
     Ok(content)
 }
 
+/// The first bytes of a file and the size it had when opened.
+#[derive(Debug, Clone)]
+pub struct Prefix {
+    pub bytes: Vec<u8>,
+    /// The whole file's size, which may exceed what was read.
+    pub size: u64,
+}
+
+/// Reads at most `max` bytes from the start of the open regular file `descriptor` (a file shown
+/// cut, such as a resource a model asked for); a larger file is not an error, its size says so.
+pub fn prefix(descriptor: impl AsFd, max: usize) -> Result<Prefix, ReadError> {
+    let stat = rustix::fs::fstat(&descriptor).map_err(ReadError::Io)?;
+    let kind = FileType::from_raw_mode(stat.st_mode);
+    if kind != FileType::RegularFile {
+        return Err(ReadError::NotRegular(kind));
+    }
+    let size = u64::try_from(stat.st_size).unwrap_or(0);
+    let mut bytes = vec![0_u8; usize::try_from(size).unwrap_or(usize::MAX).min(max)];
+    let mut filled = 0;
+    while filled < max {
+        if filled == bytes.len() {
+            // Grown since the fstat: read on, up to `max`.
+            let grown = bytes.len().saturating_mul(2).max(8192).min(max);
+            bytes.resize(grown, 0);
+        }
+        match rustix::io::read(&descriptor, &mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(count) => filled += count,
+            Err(Errno::INTR) => continue,
+            Err(errno) => return Err(ReadError::Io(errno)),
+        }
+    }
+    bytes.truncate(filled);
+    Ok(Prefix { bytes, size })
+}
+
 /// Reads the regular file `name` inside `directory`, never through a link.
 pub fn regular_at(
     directory: impl AsFd,
@@ -279,6 +315,25 @@ mod tests {
         );
         std::fs::write(&path, b"").expect("write");
         assert!(input(&path, limit).expect("empty").bytes.is_empty());
+    }
+
+    #[test]
+    fn a_prefix_stops_at_its_length_and_tells_the_size() {
+        let directory = tempfile::tempdir().expect("temporary directory");
+        let path = directory.path().join("file");
+        std::fs::write(&path, b"0123456789").expect("write");
+        let folder = open::root_directory(directory.path()).expect("open");
+        let read = |max| prefix(open::file_at(&folder, "file").expect("open"), max).expect("read");
+        let cut = read(4);
+        assert_eq!((cut.bytes.as_slice(), cut.size), (&b"0123"[..], 10));
+        let whole = read(100);
+        assert_eq!(
+            (whole.bytes.as_slice(), whole.size),
+            (&b"0123456789"[..], 10)
+        );
+        assert!(read(0).bytes.is_empty());
+        let error = prefix(open::file_at(&folder, ".").expect("open"), 10).expect_err("folder");
+        assert_eq!(error, ReadError::NotRegular(FileType::Directory));
     }
 
     #[test]

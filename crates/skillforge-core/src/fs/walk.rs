@@ -4,7 +4,9 @@
 //! dropped unseen.
 
 use std::ffi::{CStr, CString, OsStr, OsString};
-use std::os::fd::OwnedFd;
+use std::mem::MaybeUninit;
+use std::ops::ControlFlow;
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
@@ -30,22 +32,40 @@ impl Entry {
     }
 }
 
-/// The entries of the open folder `descriptor`, `.` and `..` left out, sorted by name. An entry whose
-/// type cannot be found out is left out, as one that vanished meanwhile.
-pub fn list(descriptor: &OwnedFd) -> Result<Vec<Entry>, Errno> {
-    let mut buffer = Vec::with_capacity(16 * 1024);
-    let mut reader = RawDir::new(descriptor, buffer.spare_capacity_mut());
-    let mut entries = Vec::new();
+/// Lists the open folder `descriptor` into `buffer` (one `getdents` call per buffer of names), calling
+/// `visit` with each name and the type the listing reports, `.` and `..` left out, in the order the
+/// file system gives them. The type is [`FileType::Unknown`] when the file system does not say
+/// ([`open::kind_at`] tells it then). Nothing is allocated per entry: this is the hot path of
+/// discovery. Returns `Break` when `visit` stopped the listing.
+pub fn each_entry(
+    descriptor: impl AsFd,
+    buffer: &mut [MaybeUninit<u8>],
+    mut visit: impl FnMut(&CStr, FileType) -> ControlFlow<()>,
+) -> Result<ControlFlow<()>, Errno> {
+    let mut reader = RawDir::new(descriptor, buffer);
     while let Some(entry) = reader.next() {
         let entry = entry?;
         let name = entry.file_name();
         if matches!(name.to_bytes(), b"." | b"..") {
             continue;
         }
-        let kind = match entry.file_type() {
+        if visit(name, entry.file_type()).is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// The entries of the open folder `descriptor`, `.` and `..` left out, sorted by name. An entry whose
+/// type cannot be found out is left out, as one that vanished meanwhile.
+pub fn list(descriptor: &OwnedFd) -> Result<Vec<Entry>, Errno> {
+    let mut buffer = Vec::with_capacity(16 * 1024);
+    let mut entries = Vec::new();
+    let _ = each_entry(descriptor, buffer.spare_capacity_mut(), |name, listed| {
+        let kind = match listed {
             FileType::Unknown => match open::kind_at(descriptor, name) {
                 Ok(kind) => kind,
-                Err(_) => continue,
+                Err(_) => return ControlFlow::Continue(()),
             },
             known => known,
         };
@@ -53,7 +73,8 @@ pub fn list(descriptor: &OwnedFd) -> Result<Vec<Entry>, Errno> {
             name: name.to_owned(),
             kind,
         });
-    }
+        ControlFlow::Continue(())
+    })?;
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(entries)
 }
@@ -272,6 +293,49 @@ mod tests {
             resolve_beneath(root, &folder, Path::new("./b")),
             Some(names(&[".claude", "skills", "b"]))
         );
+    }
+
+    #[test]
+    fn each_entry_lists_every_name_once_and_stops_when_told() {
+        let directory = tempfile::tempdir().expect("temporary directory");
+        for index in 0..300 {
+            std::fs::write(directory.path().join(format!("file-{index:03}")), "").expect("write");
+        }
+        std::fs::create_dir(directory.path().join("folder")).expect("create");
+        let root = open::root_directory(directory.path()).expect("open");
+        // A small buffer, so the listing takes several calls.
+        let mut buffer = vec![MaybeUninit::uninit(); 1024];
+        let mut names = Vec::new();
+        let flow = each_entry(&root, &mut buffer, |name, kind| {
+            assert_ne!(kind, FileType::Symlink);
+            names.push(name.to_owned());
+            ControlFlow::Continue(())
+        })
+        .expect("list");
+        assert_eq!(flow, ControlFlow::Continue(()));
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), 301);
+        // A listing reads on from where the descriptor stands: a second one needs a fresh open.
+        let root = open::root_directory(directory.path()).expect("open");
+        let sorted: Vec<CString> = list(&root)
+            .expect("list")
+            .into_iter()
+            .map(|entry| entry.name)
+            .collect();
+        assert_eq!(sorted, names);
+        let root = open::root_directory(directory.path()).expect("open");
+        let mut seen = 0;
+        let flow = each_entry(&root, &mut buffer, |_, _| {
+            seen += 1;
+            if seen == 5 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .expect("list");
+        assert_eq!((flow, seen), (ControlFlow::Break(()), 5));
     }
 
     #[test]
