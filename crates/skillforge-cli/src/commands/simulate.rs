@@ -2,7 +2,7 @@
 //! a deterministic mock model answering.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context as _;
@@ -18,6 +18,7 @@ use std::sync::Arc;
 use skillforge_core::activation::nagents::FrozenCatalog;
 use skillforge_core::activation::tenxgraph::Registry;
 use skillforge_core::discovery::{CatalogHolder, DirectoryOptions, DirectorySource, SkillSource};
+use skillforge_core::fs::read::{input_text, Limit};
 use skillforge_core::workspace;
 
 use crate::exit;
@@ -107,8 +108,7 @@ fn model(spec: &str, threshold: f64) -> anyhow::Result<MockModel> {
         "router" => Ok(MockModel::Router { threshold }),
         _ => match spec.strip_prefix("script:") {
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("{path}: cannot read the script"))?;
+                let text = input_text(Path::new(path), Limit::INPUT)?;
                 let steps =
                     parse_script(&text).with_context(|| format!("{path}: invalid script"))?;
                 Ok(MockModel::Script(steps))

@@ -10,6 +10,7 @@ use skillforge_core::agent::router::DEFAULT_THRESHOLD;
 use skillforge_core::agent::triggers::{analyze, parse_queries, TriggerReport};
 use skillforge_core::agent::{router_documents, Dialect};
 use skillforge_core::discovery::DirectoryOptions;
+use skillforge_core::fs::read::{input_text, Limit};
 use skillforge_core::workspace;
 
 use super::simulate::DialectArg;
@@ -53,8 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         .map(|root| workspace::check_root(root))
         .collect::<Result<Vec<_>, _>>()?;
     let path = args.queries.display().to_string();
-    let text = std::fs::read_to_string(&args.queries)
-        .with_context(|| format!("{path}: cannot read the queries"))?;
+    let text = input_text(&args.queries, Limit::INPUT)?;
     let queries = parse_queries(&text).with_context(|| format!("{path}: invalid queries"))?;
     let dialect = match args.dialect {
         DialectArg::Nagents => Dialect::Nagents,

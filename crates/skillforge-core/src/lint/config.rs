@@ -9,17 +9,15 @@ use toml::Spanned;
 
 use super::registry;
 use super::{ProfileId, Severity};
+use crate::fs::read::{input_text, InputTextError, Limit};
 
 pub const FILE_NAME: &str = "skillforge.toml";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{path}: {source}")]
-    Read {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// Read as any file the user hands a command: a regular file within [`Limit::INPUT`].
+    #[error(transparent)]
+    Read(#[from] InputTextError),
     #[error("{path}:{line}: {message}")]
     Invalid {
         path: String,
@@ -127,11 +125,7 @@ impl Config {
         while let Some(current) = folder {
             let candidate = current.join(FILE_NAME);
             if candidate.is_file() {
-                let text =
-                    std::fs::read_to_string(&candidate).map_err(|source| ConfigError::Read {
-                        path: candidate.display().to_string(),
-                        source,
-                    })?;
+                let text = input_text(&candidate, Limit::INPUT)?;
                 return Config::parse(&text, &candidate).map(Some);
             }
             folder = current.parent();
