@@ -21,7 +21,7 @@ use skillforge_core::discovery::{CatalogHolder, DirectoryOptions, DirectorySourc
 use skillforge_core::fs::read::{input_text, Limit};
 use skillforge_core::workspace;
 
-use crate::exit;
+use crate::exit::Exit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -146,7 +146,7 @@ pub fn options(args: &Args) -> anyhow::Result<SimulateOptions> {
     Ok(options)
 }
 
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let options = options(&args)?;
     let runtime = super::catalog::runtime()?;
     let transcript = if args.timings {
@@ -190,7 +190,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         Format::Text => write_text(&mut out, &transcript)?,
     }
-    Ok(exit::OK)
+    Ok(Exit::Clean)
 }
 
 /// Discovery first, then the run, timed apart. With `--refresh boundaries` the run still

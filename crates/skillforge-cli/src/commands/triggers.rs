@@ -14,7 +14,7 @@ use skillforge_core::fs::read::{input_text, Limit};
 use skillforge_core::workspace;
 
 use super::simulate::DialectArg;
-use crate::exit;
+use crate::exit::Exit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -47,7 +47,7 @@ pub struct Args {
 }
 
 /// Exit 1 when any query is routed to the wrong skill (or to none when one was expected).
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let roots = args
         .roots
         .iter()
@@ -75,11 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         Format::Text => write_text(&mut out, &report)?,
     }
-    Ok(if report.misrouted() > 0 {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    })
+    Ok(Exit::findings_if(report.misrouted() > 0))
 }
 
 fn percent(value: Option<f64>) -> String {
