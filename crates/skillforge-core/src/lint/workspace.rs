@@ -53,6 +53,8 @@ pub enum CollectError {
     },
     #[error("{path}: no SKILL.md found")]
     NoSkills { path: String },
+    #[error("{path}: is {kind}, not a SKILL.md or a folder of skills")]
+    NotAFolder { path: String, kind: &'static str },
 }
 
 /// Lints one file. Rules run when a selected profile uses them and the configuration leaves them on.
@@ -306,32 +308,63 @@ pub struct Collected {
 /// Like [`collect`], also reporting the files it could not read.
 pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, CollectError> {
     let mut found: Vec<Found> = Vec::new();
+    let mut too_deep = Vec::new();
+    // The same file and folder named twice (`lint d d/x/SKILL.md`) is linted once; a linked copy met
+    // within one path stays, since a client sees it twice.
+    let mut seen = std::collections::HashSet::new();
     for path in paths {
         let metadata = std::fs::metadata(path).map_err(|source| CollectError::Io {
             path: path.display().to_string(),
             source,
         })?;
-        let before = found.len();
+        let mut here = Vec::new();
         if metadata.is_file() {
-            found.push(Found {
+            here.push(Found {
                 path: path.clone(),
                 via_link: false,
                 symlinked_file: is_symlink(path),
                 lowercase_beside: has_lowercase_beside(path),
+                too_deep: false,
             });
-        } else {
-            walk(path, 0, is_symlink(path), &mut found).map_err(|source| CollectError::Io {
+        } else if metadata.is_dir() {
+            walk(path, 0, is_symlink(path), &mut here).map_err(|source| CollectError::Io {
                 path: path.display().to_string(),
                 source,
             })?;
+        } else {
+            use std::os::unix::fs::MetadataExt;
+            let kind = rustix::fs::FileType::from_raw_mode(metadata.mode());
+            return Err(CollectError::NotAFolder {
+                path: path.display().to_string(),
+                kind: crate::fs::open::describe(kind),
+            });
         }
-        if found.len() == before {
+        if here.is_empty() {
             return Err(CollectError::NoSkills {
                 path: path.display().to_string(),
             });
         }
+        let keys: Vec<Option<FileKey>> = here.iter().map(|found| file_key(&found.path)).collect();
+        for (entry, key) in here.into_iter().zip(&keys) {
+            if key.is_some_and(|key| seen.contains(&key)) {
+                continue;
+            }
+            if entry.too_deep {
+                too_deep.push(Skipped {
+                    path: entry.path.display().to_string(),
+                    reason: format!(
+                        "is deeper than the limit of {MAX_DEPTH} folder levels below {}; lint a folder nearer to it",
+                        path.display()
+                    ),
+                });
+            } else {
+                found.push(entry);
+            }
+        }
+        seen.extend(keys.into_iter().flatten());
     }
     found.retain(|found| !config.is_ignored(&found.path));
+    too_deep.retain(|skipped| !config.is_ignored(Path::new(&skipped.path)));
     // Reading is independent per file: spread it over the cores, keeping discovery order.
     let read = crate::parallel::map(&found, |found| {
         let path = &found.path;
@@ -351,7 +384,7 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
         }
     });
     let mut files = Vec::with_capacity(read.len());
-    let mut skipped = Vec::new();
+    let mut skipped = too_deep;
     for result in read {
         match result {
             Ok(file) => files.push(file),
@@ -375,10 +408,12 @@ fn read_skill_bytes(path: &Path) -> Result<Vec<u8>, String> {
         .map_err(|errno| std::io::Error::from(errno).to_string())?;
     let stat =
         rustix::fs::fstat(&descriptor).map_err(|errno| std::io::Error::from(errno).to_string())?;
-    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
-        return Err(
-            "not a regular file (a FIFO, socket or device); no client reads it".to_string(),
-        );
+    let kind = FileType::from_raw_mode(stat.st_mode);
+    if kind != FileType::RegularFile {
+        return Err(format!(
+            "is {}, not a regular file; no client reads it",
+            crate::fs::open::describe(kind)
+        ));
     }
     // Sized from the file, so the read takes one call and no regrowth (the size is a hint; the limit holds).
     let size = usize::try_from(stat.st_size).unwrap_or(0);
@@ -426,6 +461,75 @@ struct Found {
     symlinked_file: bool,
     /// A lowercase `skill.md` sits beside this `SKILL.md`.
     lowercase_beside: bool,
+    /// Below [`MAX_DEPTH`]: found only to say it is not linted.
+    too_deep: bool,
+}
+
+/// A skill file and its folder by device and inode, links followed: the same pair reached by two
+/// given paths is one skill.
+type FileKey = (u64, u64, u64, u64);
+
+fn file_key(path: &Path) -> Option<FileKey> {
+    use std::os::unix::fs::MetadataExt;
+    let file = std::fs::metadata(path).ok()?;
+    let folder = path.parent().filter(|dir| !dir.as_os_str().is_empty());
+    let folder = std::fs::metadata(folder.unwrap_or(Path::new("."))).ok()?;
+    Some((file.dev(), file.ino(), folder.dev(), folder.ino()))
+}
+
+/// How many folders below [`MAX_DEPTH`] are searched for skill files that are too deep to lint, so a
+/// deep tree costs a bounded look.
+const DEEPER_FOLDERS: usize = 1000;
+
+/// Skill files in the folders below `descriptor` (listed as `entries`; a folder at [`MAX_DEPTH`] or
+/// below): reported, not linted.
+fn deeper(
+    descriptor: &rustix::fd::OwnedFd,
+    dir: &Path,
+    entries: &[Listed],
+    budget: &mut usize,
+    found: &mut Vec<Found>,
+) {
+    use std::os::unix::ffi::OsStrExt;
+
+    use rustix::fs::{FileType, Mode, OFlags};
+
+    for entry in entries {
+        let name = entry.name.as_bytes();
+        if entry.kind != FileType::Directory
+            || name.starts_with(b".")
+            || matches!(name, b"node_modules" | b"target" | b"__pycache__")
+        {
+            continue;
+        }
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let Ok(child) = rustix::fs::openat(descriptor, entry.name.as_c_str(), flags, Mode::empty())
+        else {
+            continue;
+        };
+        let child_dir = dir.join(std::ffi::OsStr::from_bytes(name));
+        let Ok(below) = list(&child) else {
+            continue;
+        };
+        let skill_file = SKILL_FILE_NAMES[0].as_bytes();
+        if let Some(skill) = below
+            .iter()
+            .find(|below| below.name.as_bytes() == skill_file)
+        {
+            found.push(Found {
+                path: child_dir.join(std::ffi::OsStr::from_bytes(skill.name.as_bytes())),
+                via_link: false,
+                symlinked_file: skill.kind == FileType::Symlink,
+                lowercase_beside: false,
+                too_deep: true,
+            });
+        }
+        deeper(&child, &child_dir, &below, budget, found);
+    }
 }
 
 fn walk(dir: &Path, depth: usize, via_link: bool, found: &mut Vec<Found>) -> std::io::Result<()> {
@@ -507,7 +611,12 @@ fn walk_in(
                 && entries
                     .iter()
                     .any(|other| other.name.as_bytes() == lowercase),
+            too_deep: false,
         });
+    }
+    if depth >= MAX_DEPTH && !via_link {
+        let mut budget = DEEPER_FOLDERS;
+        deeper(descriptor, dir, &entries, &mut budget, found);
     }
     if depth >= MAX_DEPTH || via_link {
         return Ok(());
