@@ -1,6 +1,7 @@
 //! `skillforge`: lint, preview and export Agent Skills from a terminal or CI.
 //!
-//! Exit codes: 0 clean, 1 findings (or a client would refuse the input), 2 usage or I/O failure.
+//! Exit codes ([`exit::Exit`]): 0 clean, 1 findings (or a client would refuse the input), 2 usage or
+//! I/O failure.
 
 mod commands;
 mod exit;
@@ -10,6 +11,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::commands::Command;
+use crate::exit::Exit;
 
 #[derive(Debug, Parser)]
 #[command(name = "skillforge", version, about, long_about = None)]
@@ -25,18 +27,19 @@ fn main() -> ExitCode {
         Err(error) => {
             // clap prints help and version to stdout with exit 0; real usage errors exit 2.
             let _ = error.print();
-            return exit::code(if error.use_stderr() {
-                exit::USAGE
+            return if error.use_stderr() {
+                Exit::Failure
             } else {
-                exit::OK
-            });
+                Exit::Clean
+            }
+            .into();
         }
     };
     match commands::run(cli.command) {
-        Ok(code) => exit::code(code),
+        Ok(exit) => exit.into(),
         Err(error) => {
             eprintln!("error: {}", describe(&error));
-            exit::code(exit::USAGE)
+            Exit::of_error(&error).into()
         }
     }
 }

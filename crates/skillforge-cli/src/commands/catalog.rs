@@ -11,7 +11,7 @@ use skillforge_core::discovery::{
 };
 use skillforge_core::workspace::{self, CatalogReport, ScanOptions};
 
-use crate::exit;
+use crate::exit::Exit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -88,7 +88,7 @@ pub struct Args {
     format: Format,
 }
 
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let report = workspace::scan_with(&args.source.scan_options()?)?;
     let mut out = std::io::stdout().lock();
     match args.format {
@@ -98,11 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         Format::Text => write_text(&mut out, &report)?,
     }
-    Ok(if report.error.is_some() {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    })
+    Ok(Exit::findings_if(report.error.is_some()))
 }
 
 fn write_text(out: &mut impl Write, report: &CatalogReport) -> std::io::Result<()> {

@@ -10,7 +10,7 @@ use skillforge_core::bundle::{
 };
 
 use super::catalog::Format;
-use crate::exit;
+use crate::exit::Exit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum TargetArg {
@@ -65,7 +65,7 @@ pub struct Args {
     format: Format,
 }
 
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let request = ExportRequest {
         roots: args.roots,
         target: match args.target {
@@ -100,11 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Format::Text => write_text(&mut out, &report)?,
     }
     out.flush()?;
-    Ok(if report.blocked {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    })
+    Ok(Exit::findings_if(report.blocked))
 }
 
 fn write_text(out: &mut impl Write, report: &ExportReport) -> std::io::Result<()> {

@@ -19,7 +19,7 @@ use skillforge_core::lint::workspace::{
 };
 use skillforge_core::lint::{Diagnostic, ProfileId, Severity, Summary};
 
-use crate::exit;
+use crate::exit::Exit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -87,7 +87,7 @@ pub struct Args {
     config: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let config = if args.no_config {
         Config::default()
     } else if let Some(file) = &args.config {
@@ -191,11 +191,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         .context("writing the report")?;
     stdout.flush().context("writing the report")?;
     Ok(if !collected.skipped.is_empty() || not_written > 0 {
-        exit::USAGE
-    } else if summary.errors > 0 {
-        exit::FINDINGS
+        Exit::Failure
     } else {
-        exit::OK
+        Exit::findings_if(summary.errors > 0)
     })
 }
 

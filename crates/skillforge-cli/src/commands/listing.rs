@@ -8,7 +8,7 @@ use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits};
 use skillforge_core::catalog::session::CatalogSession;
 use skillforge_core::workspace::check_root;
 
-use crate::exit;
+use crate::exit::Exit;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,7 +35,7 @@ fn parse_dialect(text: &str) -> Result<CatalogDialect, String> {
     })
 }
 
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let roots = args
         .roots
         .iter()
@@ -73,9 +73,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
     }
     out.flush()?;
-    Ok(if unreadable.is_empty() {
-        exit::OK
-    } else {
-        exit::USAGE
-    })
+    if !unreadable.is_empty() {
+        return Ok(Exit::Failure);
+    }
+    // Only nagents refuses a catalog as a whole (a duplicate name); the other clients skip the
+    // skills they cannot read, which the problems above name.
+    let refused = matches!(args.dialect, CatalogDialect::Nagents)
+        && session.nagents_view(&[]).error.is_some();
+    Ok(Exit::findings_if(refused))
 }

@@ -8,7 +8,7 @@ use skillforge_core::discovery::{CatalogHolder, LoadError};
 use skillforge_core::python;
 
 use super::catalog::{runtime, Format, SourceArgs};
-use crate::exit;
+use crate::exit::Exit;
 
 /// The environment default nagents' harness reads for the load budget.
 const TOKEN_LIMIT_VARIABLE: &str = "NGN_SKILL_TOKEN_LIMIT";
@@ -47,15 +47,16 @@ fn token_limit(flag: Option<i64>) -> anyhow::Result<u32> {
     Ok(validate_skill_token_limit(requested)?)
 }
 
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let limit = token_limit(args.token_limit)?;
     let holder = CatalogHolder::new(args.source.source()?);
     let loaded = runtime()?.block_on(holder.load(&args.name, limit));
     let result = match loaded {
         Ok(result) => result,
         Err(error @ (LoadError::Unknown(_) | LoadError::Source(_))) => {
+            // nagents' own words, as its tool would return them.
             eprintln!("{error}");
-            return Ok(exit::FINDINGS);
+            return Ok(Exit::of_load(&error));
         }
         Err(error) => return Err(error.into()),
     };
@@ -65,5 +66,5 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Format::Json => serde_json::to_writer(&mut out, &result)?,
     }
     out.flush()?;
-    Ok(exit::OK)
+    Ok(Exit::Clean)
 }

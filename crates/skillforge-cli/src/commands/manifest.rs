@@ -5,7 +5,7 @@ use std::io::Write;
 use skillforge_core::catalog::render_skill_manifest;
 
 use super::catalog::{runtime, SourceArgs};
-use crate::exit;
+use crate::exit::Exit;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -13,7 +13,7 @@ pub struct Args {
     source: SourceArgs,
 }
 
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let source = args.source.source()?;
     let discovered = runtime()?.block_on(source.discover());
     match discovered {
@@ -22,11 +22,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             let mut out = std::io::stdout().lock();
             out.write_all(render_skill_manifest(&skills).as_bytes())?;
             out.flush()?;
-            Ok(exit::OK)
+            Ok(Exit::Clean)
         }
         Err(error) => {
+            // nagents' own words, as its harness would print them.
             eprintln!("{error}");
-            Ok(exit::FINDINGS)
+            Ok(Exit::of_source(&error))
         }
     }
 }

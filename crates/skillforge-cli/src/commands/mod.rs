@@ -12,6 +12,8 @@ mod triggers;
 
 use clap::Subcommand;
 
+use crate::exit::Exit;
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List the skills found under the given folders, as the nagents directory source does.
@@ -34,8 +36,9 @@ pub enum Command {
     Triggers(triggers::Args),
 }
 
-/// Runs one subcommand and returns its exit code; `Err` is an I/O or usage failure (exit 2).
-pub fn run(command: Command) -> anyhow::Result<u8> {
+/// Runs one subcommand and returns how it ended; an `Err` gets its exit from [`Exit::of_error`]
+/// (a client's refusal is 1, anything else 2).
+pub fn run(command: Command) -> anyhow::Result<Exit> {
     match command {
         Command::Catalog(args) => catalog::run(args),
         Command::Export(args) => export::run(args),

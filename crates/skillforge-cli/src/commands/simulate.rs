@@ -2,7 +2,7 @@
 //! a deterministic mock model answering.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context as _;
@@ -18,9 +18,10 @@ use std::sync::Arc;
 use skillforge_core::activation::nagents::FrozenCatalog;
 use skillforge_core::activation::tenxgraph::Registry;
 use skillforge_core::discovery::{CatalogHolder, DirectoryOptions, DirectorySource, SkillSource};
+use skillforge_core::fs::read::{input_text, Limit};
 use skillforge_core::workspace;
 
-use crate::exit;
+use crate::exit::Exit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -107,8 +108,7 @@ fn model(spec: &str, threshold: f64) -> anyhow::Result<MockModel> {
         "router" => Ok(MockModel::Router { threshold }),
         _ => match spec.strip_prefix("script:") {
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("{path}: cannot read the script"))?;
+                let text = input_text(Path::new(path), Limit::INPUT)?;
                 let steps =
                     parse_script(&text).with_context(|| format!("{path}: invalid script"))?;
                 Ok(MockModel::Script(steps))
@@ -146,7 +146,7 @@ pub fn options(args: &Args) -> anyhow::Result<SimulateOptions> {
     Ok(options)
 }
 
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let options = options(&args)?;
     let runtime = super::catalog::runtime()?;
     let transcript = if args.timings {
@@ -190,7 +190,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         Format::Text => write_text(&mut out, &transcript)?,
     }
-    Ok(exit::OK)
+    Ok(Exit::Clean)
 }
 
 /// Discovery first, then the run, timed apart. With `--refresh boundaries` the run still

@@ -10,10 +10,11 @@ use skillforge_core::agent::router::DEFAULT_THRESHOLD;
 use skillforge_core::agent::triggers::{analyze, parse_queries, TriggerReport};
 use skillforge_core::agent::{router_documents, Dialect};
 use skillforge_core::discovery::DirectoryOptions;
+use skillforge_core::fs::read::{input_text, Limit};
 use skillforge_core::workspace;
 
 use super::simulate::DialectArg;
-use crate::exit;
+use crate::exit::Exit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -46,15 +47,14 @@ pub struct Args {
 }
 
 /// Exit 1 when any query is routed to the wrong skill (or to none when one was expected).
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let roots = args
         .roots
         .iter()
         .map(|root| workspace::check_root(root))
         .collect::<Result<Vec<_>, _>>()?;
     let path = args.queries.display().to_string();
-    let text = std::fs::read_to_string(&args.queries)
-        .with_context(|| format!("{path}: cannot read the queries"))?;
+    let text = input_text(&args.queries, Limit::INPUT)?;
     let queries = parse_queries(&text).with_context(|| format!("{path}: invalid queries"))?;
     let dialect = match args.dialect {
         DialectArg::Nagents => Dialect::Nagents,
@@ -75,11 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         Format::Text => write_text(&mut out, &report)?,
     }
-    Ok(if report.misrouted() > 0 {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    })
+    Ok(Exit::findings_if(report.misrouted() > 0))
 }
 
 fn percent(value: Option<f64>) -> String {

@@ -9,14 +9,15 @@ use toml::Spanned;
 
 use super::registry;
 use super::{ProfileId, Severity};
+use crate::fs::read::{input_text, InputTextError, Limit};
 
 pub const FILE_NAME: &str = "skillforge.toml";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    /// The message names the file.
-    #[error("{message}")]
-    Read { message: String },
+    /// Read as any file the user hands a command: a regular file within [`Limit::INPUT`].
+    #[error(transparent)]
+    Read(#[from] InputTextError),
     #[error("{path}:{line}: {message}")]
     Invalid {
         path: String,
@@ -141,12 +142,7 @@ impl Config {
 
     /// Reads and parses one configuration file (a regular file of bounded size).
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text =
-            crate::fs::read::input_text(path, crate::fs::read::Limit::INPUT).map_err(|error| {
-                ConfigError::Read {
-                    message: error.to_string(),
-                }
-            })?;
+        let text = input_text(path, Limit::INPUT)?;
         Config::parse(&text, path)
     }
 

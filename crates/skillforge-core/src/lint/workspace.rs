@@ -373,6 +373,9 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
                 });
             }
             too_deep = walked.too_deep;
+            for skipped in scope.deeper(path, &too_deep) {
+                collected.skipped.push(skipped);
+            }
         } else {
             let kind = rustix::fs::FileType::from_raw_mode(std::os::unix::fs::MetadataExt::mode(
                 &metadata,
@@ -759,6 +762,57 @@ impl Scope {
         );
     }
 }
+
+impl Scope {
+    /// The skill files below the folders where the walk stopped at [`MAX_DEPTH`] (a bounded look of
+    /// [`DEEPER_FOLDERS`] folders): reported as not linted, never dropped unseen.
+    fn deeper(&self, root: &Path, stopped: &[PathBuf]) -> Vec<Skipped> {
+        let budget = std::sync::atomic::AtomicUsize::new(DEEPER_FOLDERS);
+        let options = crate::fs::walk::Options {
+            max_depth: usize::MAX,
+            skip: skipped_folder,
+            parallel: false,
+        };
+        let mut skipped = Vec::new();
+        for folder in stopped {
+            let relative: Vec<OsString> = folder
+                .strip_prefix(root)
+                .unwrap_or(Path::new(""))
+                .components()
+                .map(|component| component.as_os_str().to_os_string())
+                .collect();
+            let Ok(descriptor) = self.open(&relative) else {
+                continue;
+            };
+            let walked = crate::fs::walk::walk(&descriptor, folder, &options, &|below, out| {
+                if below.depth > 0 {
+                    if let Some(entry) = below.find(SKILL_FILE_NAMES[0].as_bytes()) {
+                        out.push(Skipped {
+                            path: below.path_of(&entry.name).display().to_string(),
+                            reason: format!(
+                                "is deeper than the limit of {MAX_DEPTH} folder levels below {}; lint a folder nearer to it",
+                                root.display()
+                            ),
+                        });
+                    }
+                }
+                budget
+                    .fetch_update(
+                        std::sync::atomic::Ordering::Relaxed,
+                        std::sync::atomic::Ordering::Relaxed,
+                        |left| left.checked_sub(1),
+                    )
+                    .is_ok()
+            });
+            skipped.extend(walked.found);
+        }
+        skipped
+    }
+}
+
+/// How many folders below [`MAX_DEPTH`] are searched for skill files too deep to lint, so a deep tree
+/// costs a bounded look.
+const DEEPER_FOLDERS: usize = 1000;
 
 /// Folder names a search never enters.
 fn skipped_folder(name: &[u8]) -> bool {

@@ -1,0 +1,285 @@
+//! One exit-code table for every command, run on the real binary: 0 clean, 1 findings at error level
+//! or input a client refuses (a duplicate name nagents fails the whole catalog for), 2 usage or I/O
+//! failure.
+
+mod common;
+
+use std::path::Path;
+
+const CLEAN: i32 = 0;
+const FINDINGS: i32 = 1;
+const FAILURE: i32 = 2;
+
+fn skill(root: &Path, folder: &str, name: &str, description: &str) {
+    let dir = root.join(folder);
+    if let Err(error) = std::fs::create_dir_all(&dir) {
+        panic!("{}: {error}", dir.display());
+    }
+    let text = format!("---\nname: {name}\ndescription: {description}\n---\n# Steps\n");
+    if let Err(error) = std::fs::write(dir.join("SKILL.md"), text) {
+        panic!("{}: {error}", dir.display());
+    }
+}
+
+/// `clean/`: two skills every client accepts. `duplicate/`: two skills of the same name in folders
+/// of that name, which nagents refuses as a whole catalog.
+fn workspace() -> tempfile::TempDir {
+    let temp = match tempfile::tempdir() {
+        Ok(temp) => temp,
+        Err(error) => panic!("temporary directory: {error}"),
+    };
+    let pdf = "Extract text from PDF files. Use when the user mentions PDFs.";
+    let sql = "Write and fix SQL queries. Use when the user mentions SQL or databases.";
+    skill(&temp.path().join("clean"), "pdf-tools", "pdf-tools", pdf);
+    skill(&temp.path().join("clean"), "sql-tools", "sql-tools", sql);
+    skill(
+        &temp.path().join("duplicate"),
+        "pdf-tools",
+        "pdf-tools",
+        pdf,
+    );
+    skill(
+        &temp.path().join("duplicate"),
+        "copy/pdf-tools",
+        "pdf-tools",
+        pdf,
+    );
+    let queries =
+        r#"[{"query": "extract the text of this PDF file", "should_trigger": "pdf-tools"}]"#;
+    let misrouted =
+        r#"[{"query": "extract the text of this PDF file", "should_trigger": "sql-tools"}]"#;
+    for (name, text) in [("queries.json", queries), ("misrouted.json", misrouted)] {
+        if let Err(error) = std::fs::write(temp.path().join(name), text) {
+            panic!("{name}: {error}");
+        }
+    }
+    temp
+}
+
+/// Runs each command line in `dir` and checks its exit code, saying which line failed.
+fn expect(dir: &Path, cases: &[(i32, &[&str])]) {
+    for (expected, args) in cases {
+        let (code, stdout, stderr) = common::run(dir, args);
+        assert_eq!(
+            code,
+            *expected,
+            "skillforge {}\n{stdout}{stderr}",
+            args.join(" ")
+        );
+    }
+}
+
+#[test]
+fn catalog() {
+    let temp = workspace();
+    expect(
+        temp.path(),
+        &[
+            (CLEAN, &["catalog", "clean"]),
+            (FINDINGS, &["catalog", "duplicate"]),
+            (FINDINGS, &["catalog", "duplicate", "--format", "json"]),
+            (FAILURE, &["catalog", "missing"]),
+            (FAILURE, &["catalog", "clean", "--max-depth", "-1"]),
+        ],
+    );
+}
+
+#[test]
+fn manifest() {
+    let temp = workspace();
+    expect(
+        temp.path(),
+        &[
+            (CLEAN, &["manifest", "clean"]),
+            (FINDINGS, &["manifest", "duplicate"]),
+            (FAILURE, &["manifest", "missing"]),
+            (FAILURE, &["manifest", "clean", "--max-entries", "0"]),
+        ],
+    );
+}
+
+#[test]
+fn load() {
+    let temp = workspace();
+    expect(
+        temp.path(),
+        &[
+            (CLEAN, &["load", "clean", "--name", "pdf-tools"]),
+            (FINDINGS, &["load", "duplicate", "--name", "pdf-tools"]),
+            (FINDINGS, &["load", "clean", "--name", "unknown-skill"]),
+            (FAILURE, &["load", "missing", "--name", "pdf-tools"]),
+            (
+                FAILURE,
+                &["load", "clean", "--name", "pdf-tools", "--token-limit", "0"],
+            ),
+        ],
+    );
+}
+
+#[test]
+fn listing_for_each_dialect() {
+    let temp = workspace();
+    for dialect in ["nagents", "10xgraph", "skills-ref", "claude-code", "codex"] {
+        // Only nagents refuses a catalog with a duplicate name; the others list or shadow it.
+        let duplicate = if dialect == "nagents" {
+            FINDINGS
+        } else {
+            CLEAN
+        };
+        expect(
+            temp.path(),
+            &[
+                (CLEAN, &["listing", "clean", "--dialect", dialect]),
+                (CLEAN, &["listing", "clean", "--dialect", dialect, "--json"]),
+                (duplicate, &["listing", "duplicate", "--dialect", dialect]),
+                (
+                    duplicate,
+                    &["listing", "duplicate", "--dialect", dialect, "--json"],
+                ),
+                (FAILURE, &["listing", "missing", "--dialect", dialect]),
+            ],
+        );
+    }
+    expect(
+        temp.path(),
+        &[(FAILURE, &["listing", "clean", "--dialect", "nope"])],
+    );
+}
+
+#[test]
+fn simulate() {
+    let temp = workspace();
+    expect(
+        temp.path(),
+        &[
+            (CLEAN, &["simulate", "clean", "--message", "use $pdf-tools"]),
+            (
+                FINDINGS,
+                &["simulate", "duplicate", "--message", "use $pdf-tools"],
+            ),
+            (
+                FINDINGS,
+                &[
+                    "simulate",
+                    "duplicate",
+                    "--message",
+                    "hi",
+                    "--refresh",
+                    "once",
+                    "--timings",
+                ],
+            ),
+            (
+                CLEAN,
+                &[
+                    "simulate",
+                    "duplicate",
+                    "--message",
+                    "hi",
+                    "--dialect",
+                    "10xgraph",
+                ],
+            ),
+            (FAILURE, &["simulate", "missing", "--message", "hi"]),
+            (
+                FAILURE,
+                &["simulate", "clean", "--message", "hi", "--model", "nope"],
+            ),
+        ],
+    );
+}
+
+#[test]
+fn triggers() {
+    let temp = workspace();
+    expect(
+        temp.path(),
+        &[
+            (CLEAN, &["triggers", "clean", "--queries", "queries.json"]),
+            (
+                FINDINGS,
+                &["triggers", "clean", "--queries", "misrouted.json"],
+            ),
+            (
+                FINDINGS,
+                &["triggers", "duplicate", "--queries", "queries.json"],
+            ),
+            (FAILURE, &["triggers", "clean", "--queries", "missing.json"]),
+            (
+                FAILURE,
+                &["triggers", "missing", "--queries", "queries.json"],
+            ),
+        ],
+    );
+}
+
+#[test]
+fn lint() {
+    let temp = workspace();
+    expect(
+        temp.path(),
+        &[
+            (CLEAN, &["lint", "clean", "--no-config"]),
+            (FINDINGS, &["lint", "duplicate", "--no-config"]),
+            (FAILURE, &["lint", "missing", "--no-config"]),
+            (FAILURE, &["lint", "clean", "--profile", "nope"]),
+        ],
+    );
+}
+
+#[test]
+fn export() {
+    let temp = workspace();
+    expect(
+        temp.path(),
+        &[
+            (
+                CLEAN,
+                &["export", "clean", "--to", "skill-archive", "--out", "out"],
+            ),
+            (
+                FINDINGS,
+                &[
+                    "export",
+                    "duplicate",
+                    "--to",
+                    "skill-archive",
+                    "--out",
+                    "blocked",
+                ],
+            ),
+            (
+                FAILURE,
+                &["export", "missing", "--to", "skill-archive", "--out", "out"],
+            ),
+            (
+                FAILURE,
+                &["export", "clean", "--to", "nowhere", "--out", "out"],
+            ),
+        ],
+    );
+}
+
+#[test]
+fn schema() {
+    let temp = workspace();
+    expect(
+        temp.path(),
+        &[(CLEAN, &["schema"]), (FAILURE, &["schema", "--nope"])],
+    );
+}
+
+#[test]
+fn help_and_version_are_clean_and_no_command_is_usage() {
+    let temp = workspace();
+    expect(
+        temp.path(),
+        &[
+            (CLEAN, &["--help"]),
+            (CLEAN, &["--version"]),
+            (CLEAN, &["lint", "--help"]),
+            (FAILURE, &[]),
+            (FAILURE, &["nope"]),
+        ],
+    );
+}
