@@ -432,3 +432,83 @@ fn a_plan_validates_and_reports_without_writing() {
         assert_eq!(planned.problems, exported.problems);
     }
 }
+
+#[test]
+fn force_keeps_files_the_user_added_and_lists_what_it_deletes() {
+    let (temp, root) = workspace();
+    let out = temp.path().join("archives");
+    run(&request(&root, Target::SkillArchive, out.clone()));
+    write(&out.join("notes.txt"), "mine\n");
+    write(&out.join("drafts/idea.md"), "also mine\n");
+    let mut forced = request(&root, Target::SkillArchive, out.clone());
+    forced.force = true;
+    forced.skills = Some(vec!["beta".to_string()]);
+    let report = run(&forced);
+    let written = &report.written[0];
+    assert_eq!(written.action, WriteAction::Replaced);
+    assert_eq!(written.removed, ["alpha.skill"]);
+    assert_eq!(written.kept, ["drafts/", "notes.txt"]);
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt"))
+            .ok()
+            .as_deref(),
+        Some("mine\n")
+    );
+    assert!(out.join("drafts/idea.md").is_file());
+    assert!(out.join("beta.skill").is_file());
+    assert!(!out.join("alpha.skill").exists());
+
+    // A file the user put where this export writes: refused, naming it, nothing changed.
+    write(&out.join("alpha.skill"), "my own archive");
+    forced.skills = None;
+    let refused = export(&forced);
+    let Err(ExportError::Destination(error @ DestinationError::InTheWay { .. })) = &refused else {
+        panic!("{refused:?}")
+    };
+    assert!(
+        error
+            .to_string()
+            .contains(&out.join("alpha.skill").display().to_string()),
+        "{error}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("alpha.skill"))
+            .ok()
+            .as_deref(),
+        Some("my own archive")
+    );
+    assert!(out.join("notes.txt").is_file());
+
+    // An edited file of the earlier export is replaced, and said so.
+    std::fs::remove_file(out.join("alpha.skill")).ok();
+    write(&out.join("beta.skill"), "edited");
+    let report = run(&forced);
+    assert_eq!(
+        report.written[0].removed,
+        ["beta.skill (edited since the earlier export)"]
+    );
+    assert!(out.join("alpha.skill").is_file() && out.join("notes.txt").is_file());
+}
+
+#[test]
+fn force_on_a_python_package_keeps_the_authors_files() {
+    let (temp, root) = workspace();
+    let out = temp.path().join("package");
+    run(&request(&root, Target::PythonPackage, out.clone()));
+    write(&out.join("CHANGELOG.md"), "mine\n");
+    write(&out.join("src/acme_skills/extra.py"), "x = 1\n");
+    let mut forced = request(&root, Target::PythonPackage, out.clone());
+    forced.force = true;
+    forced.skills = Some(vec!["beta".to_string()]);
+    let report = run(&forced);
+    assert_eq!(
+        report.written[0].kept,
+        ["CHANGELOG.md", "src/acme_skills/extra.py"]
+    );
+    assert!(report.written[0]
+        .removed
+        .contains(&"src/acme_skills/bundled/alpha/SKILL.md".to_string()));
+    assert!(out.join("CHANGELOG.md").is_file());
+    assert!(out.join("src/acme_skills/extra.py").is_file());
+    assert!(!out.join("src/acme_skills/bundled/alpha").exists());
+}
