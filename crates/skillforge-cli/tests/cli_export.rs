@@ -156,6 +156,36 @@ fn json_report_lists_problems_and_written_destinations() {
 }
 
 #[test]
+fn an_output_inside_the_exported_root_is_refused_with_exit_2() {
+    let temp = workspace();
+    let link = std::os::unix::fs::symlink(temp.path().join("skills"), temp.path().join("alias"));
+    assert!(link.is_ok());
+    for out in ["skills/out", "skills", "alias/out"] {
+        let (code, stdout, stderr) = run(
+            temp.path(),
+            &[
+                "export",
+                "skills",
+                "--to",
+                "skill-archive",
+                "--skills",
+                "pdf-forms",
+                "--out",
+                out,
+            ],
+        );
+        assert_eq!(code, 2, "{out}: {stdout}{stderr}");
+        assert!(stderr.contains(&format!("{out}:")), "{stderr}");
+        assert!(
+            stderr.contains(&temp.path().join("skills").display().to_string()),
+            "{stderr}"
+        );
+        assert!(stderr.contains("choose an --out outside"), "{stderr}");
+    }
+    assert!(!temp.path().join("skills/out").exists());
+}
+
+#[test]
 fn force_lists_what_it_deletes_and_keeps_what_the_user_added() {
     let temp = workspace();
     let export = |force: bool, skills: &str| {

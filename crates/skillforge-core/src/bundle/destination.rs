@@ -47,6 +47,8 @@ pub enum DestinationError {
         marker: &'static str,
         reason: String,
     },
+    #[error("{}: is inside {}, a folder being exported: every later catalog would find the exported skills twice and archives would nest earlier exports; choose an --out outside {}", out.display(), root.display(), root.display())]
+    InsideRoot { out: PathBuf, root: PathBuf },
     #[error("{}: no export wrote it and {reason}; it is kept, so the export cannot be written — move it out of the way, then export again", path.display())]
     InTheWay { path: PathBuf, reason: String },
     #[error("export entry {path:?} has {reason}")]

@@ -271,6 +271,53 @@ fn with_absolute_out(request: &ExportRequest) -> Result<ExportRequest, ExportErr
     })
 }
 
+/// The folders an export writes: `out`, or for a client-folder export the client's skills folder
+/// below it.
+fn destinations(request: &ExportRequest) -> Vec<PathBuf> {
+    match (request.target, request.client) {
+        (Target::ClientFolder, Some(client)) => vec![request.out.join(client.folder())],
+        _ => vec![request.out.clone()],
+    }
+}
+
+/// Refuses a destination inside (or equal to) a folder being exported: the export would be read as
+/// more skills by the next catalog or export. Compared physically — the device and inode of every
+/// folder above the destination — so a link or a `..` cannot hide it.
+fn refuse_output_inside_roots(request: &ExportRequest) -> Result<(), DestinationError> {
+    use std::os::unix::fs::MetadataExt;
+    for destination in destinations(request) {
+        let existing = destination
+            .ancestors()
+            .find_map(|ancestor| std::fs::canonicalize(ancestor).ok());
+        let Some(existing) = existing else {
+            continue;
+        };
+        let folders: Vec<(u64, u64)> = existing
+            .ancestors()
+            .filter_map(|folder| std::fs::metadata(folder).ok())
+            .map(|metadata| (metadata.dev(), metadata.ino()))
+            .collect();
+        for root in &request.roots {
+            // A root that cannot be read is reported by the scan.
+            let Ok(metadata) = std::fs::metadata(root) else {
+                continue;
+            };
+            if folders.contains(&(metadata.dev(), metadata.ino())) {
+                let shown = if request.target == Target::ClientFolder {
+                    destination.clone()
+                } else {
+                    request.out.clone()
+                };
+                return Err(DestinationError::InsideRoot {
+                    out: shown,
+                    root: std::fs::canonicalize(root).unwrap_or_else(|_| root.clone()),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs an export with the given validator.
 pub fn export_with(
     request: &ExportRequest,
@@ -299,6 +346,7 @@ fn assess(
     validator: &dyn Validator,
 ) -> Result<(ExportReport, Vec<ExportedSkill>, Option<PackageSpec>), ExportError> {
     let profiles = profiles_for(request.target, request.client)?;
+    refuse_output_inside_roots(request)?;
     let package = match request.target {
         Target::PythonPackage => Some(PackageSpec::new(
             request

@@ -434,6 +434,53 @@ fn a_plan_validates_and_reports_without_writing() {
 }
 
 #[test]
+fn an_output_inside_an_exported_root_is_refused() {
+    let (temp, root) = workspace();
+    let Ok(()) = std::os::unix::fs::symlink(&root, temp.path().join("alias")) else {
+        panic!("cannot create a link")
+    };
+    for target in [
+        Target::SkillArchive,
+        Target::PythonPackage,
+        Target::ClientFolder,
+    ] {
+        for out in [
+            root.join("exported"),
+            root.clone(),
+            root.join("alpha/nested/deeper"),
+            // Lexically outside the root, physically inside it.
+            temp.path().join("alias/exported"),
+            root.join("../skills/./exported"),
+        ] {
+            let refused = export(&request(&root, target, out.clone()));
+            let Err(ExportError::Destination(error @ DestinationError::InsideRoot { .. })) =
+                &refused
+            else {
+                panic!("{} into {}: {refused:?}", target.as_str(), out.display())
+            };
+            let message = error.to_string();
+            assert!(message.contains(&root.display().to_string()), "{message}");
+            assert!(message.contains("exported") || out == root, "{message}");
+            assert!(matches!(
+                plan(&request(&root, target, out.clone())),
+                Err(ExportError::Destination(
+                    DestinationError::InsideRoot { .. }
+                ))
+            ));
+        }
+    }
+    assert!(!root.join("exported").exists());
+    assert!(!root.join(".claude").exists());
+    assert!(!root.join("alpha/nested").exists());
+    // Beside the root is fine.
+    run(&request(
+        &root,
+        Target::SkillArchive,
+        temp.path().join("out"),
+    ));
+}
+
+#[test]
 fn force_keeps_files_the_user_added_and_lists_what_it_deletes() {
     let (temp, root) = workspace();
     let out = temp.path().join("archives");
