@@ -559,3 +559,64 @@ fn force_on_a_python_package_keeps_the_authors_files() {
     assert!(out.join("src/acme_skills/extra.py").is_file());
     assert!(!out.join("src/acme_skills/bundled/alpha").exists());
 }
+
+#[test]
+fn force_on_a_client_install_keeps_added_files_and_names_lost_edits() {
+    let (temp, root) = workspace();
+    let project = temp.path().join("project");
+    let installed = project.join(".claude/skills/alpha");
+    run(&request(&root, Target::ClientFolder, project.clone()));
+    write(&installed.join("references/my-notes.md"), "mine\n");
+    write(&installed.join("references/guide.md"), "edited\n");
+    let refused = export(&request(&root, Target::ClientFolder, project.clone()));
+    assert!(
+        matches!(&refused, Err(ExportError::Installed { reason, .. })
+            if reason.contains("references/guide.md (edited)")
+                && reason.contains("references/my-notes.md (added)")),
+        "{refused:?}"
+    );
+    let mut forced = request(&root, Target::ClientFolder, project.clone());
+    forced.force = true;
+    let report = run(&forced);
+    let alpha = report
+        .written
+        .iter()
+        .find(|written| written.path.ends_with("alpha"));
+    let Some(alpha) = alpha else {
+        panic!("{:?}", report.written)
+    };
+    assert_eq!(
+        alpha.removed,
+        ["references/guide.md (edited since the earlier export)"]
+    );
+    assert_eq!(alpha.kept, ["references/my-notes.md"]);
+    assert_eq!(
+        std::fs::read_to_string(installed.join("references/my-notes.md"))
+            .ok()
+            .as_deref(),
+        Some("mine\n")
+    );
+    assert_eq!(
+        std::fs::read_to_string(installed.join("references/guide.md"))
+            .ok()
+            .as_deref(),
+        Some("guide\n")
+    );
+}
+
+#[test]
+fn an_unreadable_record_refuses_the_replacement() {
+    let (temp, root) = workspace();
+    let out = temp.path().join("archives");
+    run(&request(&root, Target::SkillArchive, out.clone()));
+    write(&out.join(MANIFEST_FILE), "not json");
+    let mut forced = request(&root, Target::SkillArchive, out.clone());
+    forced.force = true;
+    let refused = export(&forced);
+    let Err(ExportError::Destination(error @ DestinationError::UnreadableRecord { .. })) = &refused
+    else {
+        panic!("{refused:?}")
+    };
+    assert!(error.to_string().contains(&out.display().to_string()));
+    assert!(out.join("alpha.skill").is_file());
+}
