@@ -248,6 +248,25 @@ fn links_are_refused_or_copied_only_from_inside_the_skill() {
     assert!(!report.blocked, "{:?}", report.problems);
     let copied = std::fs::read(out.join("src/acme_skills/bundled/alpha/references/alias.md"));
     assert_eq!(copied.ok().as_deref(), Some(&b"guide\n"[..]));
+
+    // An absolute link is resolved the same way: inside the skill it is copied, outside refused.
+    std::fs::remove_file(&inside).ok();
+    let Ok(()) = std::os::unix::fs::symlink(root.join("alpha/references/guide.md"), &inside) else {
+        panic!("cannot create a link")
+    };
+    let Ok(()) = std::os::unix::fs::symlink(temp.path().join("secret.txt"), &outside) else {
+        panic!("cannot create a link")
+    };
+    let report = run(&follow);
+    assert!(report.blocked);
+    assert!(report
+        .problems
+        .iter()
+        .all(|problem| !problem.message.contains("alias.md")));
+    assert!(report
+        .problems
+        .iter()
+        .any(|problem| problem.message.contains("leak.md: symbolic link")));
 }
 
 #[test]
@@ -619,4 +638,27 @@ fn an_unreadable_record_refuses_the_replacement() {
     };
     assert!(error.to_string().contains(&out.display().to_string()));
     assert!(out.join("alpha.skill").is_file());
+}
+
+#[test]
+fn force_moves_a_link_it_finds_without_following_it() {
+    let (temp, root) = workspace();
+    let out = temp.path().join("archives");
+    run(&request(&root, Target::SkillArchive, out.clone()));
+    let outside = temp.path().join("outside");
+    write(&outside.join("alpha.skill"), "theirs");
+    let Ok(()) = std::os::unix::fs::symlink(&outside, out.join("linked")) else {
+        panic!("cannot create a link")
+    };
+    let mut forced = request(&root, Target::SkillArchive, out.clone());
+    forced.force = true;
+    let report = run(&forced);
+    assert_eq!(report.written[0].kept, ["linked"]);
+    assert!(std::fs::symlink_metadata(out.join("linked")).is_ok_and(|meta| meta.is_symlink()));
+    assert_eq!(
+        std::fs::read_to_string(outside.join("alpha.skill"))
+            .ok()
+            .as_deref(),
+        Some("theirs")
+    );
 }
