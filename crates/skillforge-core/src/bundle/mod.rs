@@ -125,7 +125,8 @@ pub struct ExportRequest {
     pub package_name: Option<String>,
     pub package_version: Option<String>,
     pub client: Option<Client>,
-    /// Replace existing destinations (never a folder some other tool or person made; see [`STAMP_FILE`]).
+    /// Replace an earlier export at the destination: only the files it recorded (in [`MANIFEST_FILE`]
+    /// or [`STAMP_FILE`]) are deleted; anything else is kept. Never a folder no export wrote.
     pub force: bool,
     pub links: LinkPolicy,
 }
