@@ -154,3 +154,110 @@ fn json_report_lists_problems_and_written_destinations() {
         "dist/acme_skills-0.1.0-py3-none-any.whl"
     );
 }
+
+#[test]
+fn an_output_inside_the_exported_root_is_refused_with_exit_2() {
+    let temp = workspace();
+    let link = std::os::unix::fs::symlink(temp.path().join("skills"), temp.path().join("alias"));
+    assert!(link.is_ok());
+    for out in ["skills/out", "skills", "alias/out"] {
+        let (code, stdout, stderr) = run(
+            temp.path(),
+            &[
+                "export",
+                "skills",
+                "--to",
+                "skill-archive",
+                "--skills",
+                "pdf-forms",
+                "--out",
+                out,
+            ],
+        );
+        assert_eq!(code, 2, "{out}: {stdout}{stderr}");
+        assert!(stderr.contains(&format!("{out}:")), "{stderr}");
+        assert!(
+            stderr.contains(&temp.path().join("skills").display().to_string()),
+            "{stderr}"
+        );
+        assert!(stderr.contains("choose an --out outside"), "{stderr}");
+    }
+    assert!(!temp.path().join("skills/out").exists());
+}
+
+#[test]
+fn force_lists_what_it_deletes_and_keeps_what_the_user_added() {
+    let temp = workspace();
+    let export = |force: bool, skills: &str| {
+        let mut args = vec![
+            "export",
+            "skills",
+            "--to",
+            "skill-archive",
+            "--skills",
+            skills,
+            "--out",
+            "out",
+        ];
+        if force {
+            args.push("--force");
+        }
+        run(temp.path(), &args)
+    };
+    let (code, stdout, stderr) = export(false, "pdf-forms,release-notes");
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    std::fs::write(temp.path().join("out/notes.txt"), "mine").ok();
+    let (code, stdout, stderr) = export(true, "pdf-forms");
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("  deleted from the earlier export: release-notes.skill\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  kept (no export wrote it): notes.txt\n"),
+        "{stdout}"
+    );
+    assert!(temp.path().join("out/notes.txt").is_file());
+    assert!(!temp.path().join("out/release-notes.skill").exists());
+
+    // Kept in the way of a file this export writes: refused, naming the file.
+    std::fs::write(temp.path().join("out/release-notes.skill"), "mine").ok();
+    let (code, stdout, stderr) = export(true, "pdf-forms,release-notes");
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("out/release-notes.skill"), "{stderr}");
+    assert!(stderr.contains("move it"), "{stderr}");
+}
+
+#[test]
+fn client_folder_reexport_works_with_a_relative_out_from_any_folder() {
+    let temp = workspace();
+    std::fs::create_dir_all(temp.path().join("elsewhere")).ok();
+    for (dir, root, out) in [
+        (temp.path().to_path_buf(), "skills", "project"),
+        (temp.path().join("elsewhere"), "../skills", "../project"),
+    ] {
+        for force in [false, true] {
+            let mut args = vec![
+                "export",
+                root,
+                "--to",
+                "client-folder",
+                "--client",
+                "claude",
+                "--skills",
+                "pdf-forms",
+                "--out",
+                out,
+            ];
+            if force || dir != temp.path() {
+                args.push("--force");
+            }
+            let (code, stdout, stderr) = run(&dir, &args);
+            assert_eq!(code, 0, "{}: {stdout}{stderr}", dir.display());
+        }
+    }
+    assert!(temp
+        .path()
+        .join("project/.claude/skills/pdf-forms/SKILL.md")
+        .is_file());
+}

@@ -51,7 +51,7 @@ describe("ExportDialog", () => {
     const { backend } = open({
       exportPlan: (choice) => ok(report(choice)),
       exportRun: (choice) =>
-        ok(report(choice, [], [{ path: "/tmp/out", action: "created", files: 3, bytes: 900, artifacts: ["alpha.skill", "beta.skill"] }])),
+        ok(report(choice, [], [{ path: "/tmp/out", action: "created", files: 3, bytes: 900, artifacts: ["alpha.skill", "beta.skill"], removed: [], kept: [] }])),
     });
     await typeDestination("/tmp/out");
     await fireEvent.click(screen.getByTestId("export-check"));
@@ -70,7 +70,7 @@ describe("ExportDialog", () => {
       exportPlan: (choice) => ok(report(choice)),
       exportRun: (choice) =>
         choice.force
-          ? ok(report(choice, [], [{ path: "/p/.agents/skills/alpha", action: "replaced", files: 2, bytes: 10, artifacts: [] }]))
+          ? ok(report(choice, [], [{ path: "/p/.agents/skills/alpha", action: "replaced", files: 2, bytes: 10, artifacts: [], removed: [], kept: [] }]))
           : failure(earlierInstall),
     });
     await typeDestination("/p");

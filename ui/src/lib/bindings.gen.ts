@@ -802,6 +802,16 @@ export type Written = {
 	bytes: number | null,
 	/**  Noteworthy files inside (the wheel, the archives), relative to `path`. */
 	artifacts: string[],
+	/**
+	 *  When an earlier export was replaced: its files that were deleted (no longer exported, or
+	 *  edited since, marked so), relative to `path`.
+	 */
+	removed: string[],
+	/**
+	 *  When an earlier export was replaced: what no export wrote, kept as it was (folders end
+	 *  with `/`).
+	 */
+	kept: string[],
 };
 
 /* Tauri Specta runtime */

@@ -60,7 +60,7 @@ describe("ExportStore", () => {
     const backend = fakeBackend({
       exportPlan: (choice) => ok(report(choice)),
       exportRun: (choice) =>
-        choice.force ? ok(report(choice, [], [{ path: "/tmp/out/.agents/skills/alpha", action: "replaced", files: 2, bytes: 300, artifacts: [] }])) : failure(earlierInstall),
+        choice.force ? ok(report(choice, [], [{ path: "/tmp/out/.agents/skills/alpha", action: "replaced", files: 2, bytes: 300, artifacts: [], removed: [], kept: [] }])) : failure(earlierInstall),
     });
     const store = new ExportStore(backend);
     ready(store);

@@ -54,7 +54,8 @@ pub struct Args {
     /// The client whose skill folder receives a client-folder export.
     #[arg(long, value_enum)]
     client: Option<ClientArg>,
-    /// Replace existing destinations (never a skill folder that no export installed).
+    /// Replace an earlier export at the destination: only the files it wrote are deleted (and listed);
+    /// anything else is kept. Never replaces a folder that no export wrote.
     #[arg(long)]
     force: bool,
     /// Copy a symbolic link to a file inside the same skill as that file, instead of refusing it.
@@ -157,6 +158,20 @@ fn write_text(out: &mut impl Write, report: &ExportReport) -> std::io::Result<()
         )?;
         for artifact in &written.artifacts {
             writeln!(out, "  {artifact}")?;
+        }
+        if !written.removed.is_empty() {
+            writeln!(
+                out,
+                "  deleted from the earlier export: {}",
+                written.removed.join(", ")
+            )?;
+        }
+        if !written.kept.is_empty() {
+            writeln!(
+                out,
+                "  kept (no export wrote it): {}",
+                written.kept.join(", ")
+            )?;
         }
     }
     for skill in &report.skills {

@@ -1,25 +1,24 @@
 //! Reading a skill folder for export, with directory descriptors only.
 //!
-//! The folder is opened from `/` one component at a time with `O_NOFOLLOW` (the way discovery found it),
-//! and everything below it is opened relative to its already-open parent, never by path. A symbolic link
+//! The folder is opened from `/` one component at a time, never through a link (the way discovery found
+//! it), and everything below it is opened relative to its already-open parent through [`crate::fs`],
+//! never by path; every file is read within [`Limit::RESOURCE`]. A symbolic link
 //! anywhere in the folder is refused, or — when the author asked for it — copied as the regular file it
 //! names, and only if that file lies inside the same skill folder. Nothing outside the folder is read.
 
-use std::ffi::{CString, OsStr};
-use std::io::Read;
+use std::ffi::{CStr, OsString};
 use std::os::fd::OwnedFd;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
+use rustix::fs::FileType;
 use rustix::io::Errno;
 use serde::{Deserialize, Serialize};
 
 use super::names::{self, NameError};
 use super::STAMP_FILE;
+use crate::fs::read::{self, Limit};
+use crate::fs::{open, walk};
 
-/// The largest single file an export copies.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// The most bytes one skill may hold in total.
 pub const MAX_SKILL_BYTES: u64 = 256 * 1024 * 1024;
 /// The most files one skill may hold.
@@ -76,12 +75,8 @@ pub enum ReadError {
     },
     #[error("{}: not a regular file or folder (a FIFO, socket or device); remove it before exporting", .0.display())]
     Special(PathBuf),
-    #[error("{}: {size} bytes is more than the {limit} bytes an export copies", path.display())]
-    TooLarge {
-        path: PathBuf,
-        size: u64,
-        limit: u64,
-    },
+    #[error("{}: is larger than the {} bytes an export copies of {}; make it smaller or leave it out of the skill", path.display(), .limit.bytes, .limit.what)]
+    TooLarge { path: PathBuf, limit: Limit },
     #[error("{}: the skill holds more than {limit} files or {bytes_limit} bytes; export a smaller folder", .path.display(), limit = MAX_FILES, bytes_limit = MAX_SKILL_BYTES)]
     TooMuch { path: PathBuf },
     #[error("{}: folders nested more than {MAX_DEPTH} levels deep are not exported", .0.display())]
@@ -95,6 +90,23 @@ pub enum ReadError {
 }
 
 impl ReadError {
+    /// Why the guarded layer did not read the file at `path`, as an export problem.
+    fn from_read(path: PathBuf, error: read::ReadError) -> ReadError {
+        match error {
+            read::ReadError::Symlink => ReadError::Symlink(path),
+            read::ReadError::NotRegular(_) => ReadError::Special(path),
+            read::ReadError::TooLarge { limit } => ReadError::TooLarge { path, limit },
+            read::ReadError::NotFound => ReadError::Io {
+                path,
+                source: Errno::NOENT.into(),
+            },
+            read::ReadError::Io(errno) => ReadError::Io {
+                path,
+                source: errno.into(),
+            },
+        }
+    }
+
     /// Whether the problem is the skill's content (the author must change it) rather than the machine.
     pub fn is_content_problem(&self) -> bool {
         !matches!(self, ReadError::Io { .. })
@@ -109,14 +121,21 @@ pub fn read_skill_folder(
     links: LinkPolicy,
     exclusions: Exclusions,
 ) -> Result<Vec<BundleFile>, Vec<ReadError>> {
-    let root = open_directory_chain(directory).map_err(|errno| {
+    // A relative path (an `--out` given relative to the working folder) is opened from `/` too.
+    let absolute = std::path::absolute(directory).map_err(|source| {
+        vec![ReadError::Io {
+            path: directory.to_path_buf(),
+            source,
+        }]
+    })?;
+    let root = open_directory_chain(&absolute).map_err(|errno| {
         vec![ReadError::Io {
             path: directory.to_path_buf(),
             source: errno.into(),
         }]
     })?;
     let mut walker = Walker {
-        base: directory,
+        base: &absolute,
         root: &root,
         links,
         exclusions,
@@ -150,7 +169,7 @@ struct Walker<'a> {
 
 /// Names that are never part of a skill's content: caches, dependency trees, VCS data, Finder
 /// metadata, and the stamp a client-folder install leaves.
-fn excluded(name: &str, top_level: bool, exclusions: Exclusions) -> bool {
+pub(super) fn excluded(name: &str, top_level: bool, exclusions: Exclusions) -> bool {
     matches!(name, "__pycache__" | "node_modules" | ".DS_Store" | ".git")
         || name.ends_with(".pyc")
         || (top_level && name == STAMP_FILE)
@@ -180,28 +199,16 @@ impl Walker<'_> {
             self.problems.push(ReadError::TooDeep(path));
             return;
         }
-        let mut listing = match Dir::read_from(directory) {
-            Ok(listing) => listing,
+        let entries = match walk::list(directory) {
+            Ok(entries) => entries,
             Err(errno) => return self.io(prefix, errno),
         };
-        let mut names: Vec<CString> = Vec::new();
-        while let Some(entry) = listing.read() {
-            match entry {
-                Ok(entry) => {
-                    let name = entry.file_name();
-                    if name != c"." && name != c".." {
-                        names.push(name.to_owned());
-                    }
-                }
-                Err(errno) => return self.io(prefix, errno),
-            }
-        }
-        names.sort();
-        for raw in names {
+        for entry in entries {
             if self.problems.len() > 100 {
                 // Enough to act on; a folder of thousands of bad names would drown the report.
                 return;
             }
+            let raw = entry.name.as_c_str();
             let lossy = String::from_utf8_lossy(raw.to_bytes()).into_owned();
             if excluded(&lossy, prefix.is_empty(), self.exclusions) {
                 continue;
@@ -220,38 +227,41 @@ impl Walker<'_> {
             };
             let mut parts = prefix.to_vec();
             parts.push(name);
-            let stat =
-                match rustix::fs::statat(directory, raw.as_c_str(), AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(stat) => stat,
-                    Err(errno) => {
-                        self.io(&parts, errno);
-                        continue;
+            match entry.kind {
+                FileType::Directory => match open::directory_at(directory, raw) {
+                    Ok(child) => self.walk(&child, &parts, depth + 1),
+                    Err(Errno::LOOP | Errno::NOTDIR) => {
+                        // Swapped for a link between the listing and the open.
+                        let path = self.shown(&parts);
+                        self.problems.push(ReadError::Symlink(path));
                     }
-                };
-            match FileType::from_raw_mode(stat.st_mode) {
-                FileType::Directory => {
-                    let flags =
-                        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-                    match rustix::fs::openat(directory, raw.as_c_str(), flags, Mode::empty()) {
-                        Ok(child) => self.walk(&child, &parts, depth + 1),
-                        Err(Errno::LOOP | Errno::NOTDIR) => {
-                            // Swapped for a link between the listing and the open.
-                            let path = self.shown(&parts);
-                            self.problems.push(ReadError::Symlink(path));
-                        }
-                        Err(errno) => self.io(&parts, errno),
-                    }
-                }
+                    Err(errno) => self.io(&parts, errno),
+                },
                 FileType::RegularFile => {
-                    if let Some(file) = self.read_regular(directory, raw.as_c_str(), &parts) {
-                        self.add(file, &parts);
-                    }
+                    let read = open::file_at(directory, raw)
+                        .map_err(read::ReadError::from_open)
+                        .and_then(|descriptor| read::regular(descriptor, Limit::RESOURCE));
+                    self.add_read(read, &parts);
                 }
-                FileType::Symlink => self.follow(directory, raw.as_c_str(), &parts),
+                FileType::Symlink => self.follow(directory, raw, &parts),
                 _ => {
                     let path = self.shown(&parts);
                     self.problems.push(ReadError::Special(path));
                 }
+            }
+        }
+    }
+
+    /// Adds a file read by the guarded layer, or records why it was not read.
+    fn add_read(&mut self, read: Result<read::Read, read::ReadError>, parts: &[String]) {
+        match read {
+            Ok(read) => {
+                let executable = read.identity.mode & 0o111 != 0;
+                self.add((read.bytes, executable), parts);
+            }
+            Err(error) => {
+                let path = self.shown(parts);
+                self.problems.push(ReadError::from_read(path, error));
             }
         }
     }
@@ -277,119 +287,32 @@ impl Walker<'_> {
         });
     }
 
-    /// Reads a regular file; `O_NONBLOCK` keeps a FIFO swapped in after the listing from hanging.
-    fn read_regular(
-        &mut self,
-        directory: &OwnedFd,
-        name: &std::ffi::CStr,
-        parts: &[String],
-    ) -> Option<(Vec<u8>, bool)> {
-        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-        let descriptor = match rustix::fs::openat(directory, name, flags, Mode::empty()) {
-            Ok(descriptor) => descriptor,
-            Err(Errno::LOOP) => {
-                let path = self.shown(parts);
-                self.problems.push(ReadError::Symlink(path));
-                return None;
-            }
-            Err(errno) => {
-                self.io(parts, errno);
-                return None;
-            }
-        };
-        self.read_descriptor(descriptor, parts)
-    }
-
-    fn read_descriptor(
-        &mut self,
-        descriptor: OwnedFd,
-        parts: &[String],
-    ) -> Option<(Vec<u8>, bool)> {
-        let stat = match rustix::fs::fstat(&descriptor) {
-            Ok(stat) => stat,
-            Err(errno) => {
-                self.io(parts, errno);
-                return None;
-            }
-        };
-        if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
-            let path = self.shown(parts);
-            self.problems.push(ReadError::Special(path));
-            return None;
-        }
-        let size = u64::try_from(stat.st_size).unwrap_or(0);
-        if size > MAX_FILE_BYTES {
-            let path = self.shown(parts);
-            self.problems.push(ReadError::TooLarge {
-                path,
-                size,
-                limit: MAX_FILE_BYTES,
-            });
-            return None;
-        }
-        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-        let mut file = std::fs::File::from(descriptor);
-        // The file may grow after fstat: never read past the limit.
-        if let Err(source) = Read::by_ref(&mut file)
-            .take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-        {
-            let path = self.shown(parts);
-            self.problems.push(ReadError::Io { path, source });
-            return None;
-        }
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            let path = self.shown(parts);
-            self.problems.push(ReadError::TooLarge {
-                path,
-                size: bytes.len() as u64,
-                limit: MAX_FILE_BYTES,
-            });
-            return None;
-        }
-        Some((bytes, stat.st_mode & 0o111 != 0))
-    }
-
     /// A link inside the skill: refused, or copied as the regular file it names inside the skill.
-    fn follow(&mut self, directory: &OwnedFd, name: &std::ffi::CStr, parts: &[String]) {
+    fn follow(&mut self, directory: &OwnedFd, name: &CStr, parts: &[String]) {
         let path = self.shown(parts);
         if self.links == LinkPolicy::Refuse {
             self.problems.push(ReadError::Symlink(path));
             return;
         }
-        let target = match rustix::fs::readlinkat(directory, name, Vec::new()) {
-            Ok(target) => target,
+        let target = match open::link_target_at(directory, name) {
+            Ok(target) => PathBuf::from(target),
             Err(errno) => return self.io(parts, errno),
         };
-        let target_text = String::from_utf8_lossy(target.to_bytes()).into_owned();
-        // Resolve lexically against the link's folder; a target that climbs above the skill folder or
-        // starts at `/` leaves the skill, whatever the disk says.
-        let mut resolved: Vec<Vec<u8>> = parts[..parts.len().saturating_sub(1)]
+        let target_text = target.to_string_lossy().into_owned();
+        // Resolved lexically against the link's folder: every folder below the skill was opened
+        // without links, so `..` is its parent, and a target that climbs above the skill folder (or
+        // starts at `/` outside it) leaves the skill, whatever the disk says.
+        let link_folder: Vec<OsString> = parts[..parts.len().saturating_sub(1)]
             .iter()
-            .map(|part| part.as_bytes().to_vec())
+            .map(OsString::from)
             .collect();
-        if target.to_bytes().starts_with(b"/") {
+        let Some(resolved) = walk::resolve_beneath(self.base, &link_folder, &target) else {
             self.problems.push(ReadError::LinkEscapes {
                 path,
                 target: target_text,
             });
             return;
-        }
-        for component in target.to_bytes().split(|byte| *byte == b'/') {
-            match component {
-                b"" | b"." => {}
-                b".." => {
-                    if resolved.pop().is_none() {
-                        self.problems.push(ReadError::LinkEscapes {
-                            path,
-                            target: target_text,
-                        });
-                        return;
-                    }
-                }
-                other => resolved.push(other.to_vec()),
-            }
-        }
+        };
         let Some((last, folders)) = resolved.split_last() else {
             self.problems.push(ReadError::LinkUnresolved {
                 path,
@@ -403,27 +326,14 @@ impl Walker<'_> {
             target: target_text.clone(),
             reason,
         };
-        // Walk from the skill folder with O_NOFOLLOW: a chain of links is not followed either.
-        let mut current: Option<OwnedFd> = None;
-        for folder in folders {
-            let parent = current.as_ref().unwrap_or(self.root);
-            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-            match rustix::fs::openat(parent, OsStr::from_bytes(folder), flags, Mode::empty()) {
-                Ok(child) => current = Some(child),
-                Err(errno) => {
-                    self.problems.push(unresolved(describe(errno)));
-                    return;
-                }
-            }
-        }
-        let parent = current.as_ref().unwrap_or(self.root);
-        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-        match rustix::fs::openat(parent, OsStr::from_bytes(last), flags, Mode::empty()) {
-            Ok(descriptor) => {
-                if let Some(file) = self.read_descriptor(descriptor, parts) {
-                    self.add(file, parts);
-                }
-            }
+        // Opened from the skill folder without following links: a chain of links is not followed.
+        let parent =
+            match open::directory_beneath(self.root, folders.iter().map(OsString::as_os_str)) {
+                Ok(parent) => parent,
+                Err((errno, _)) => return self.problems.push(unresolved(describe(errno))),
+            };
+        match open::file_at(&parent, last.as_os_str()) {
+            Ok(descriptor) => self.add_read(read::regular(descriptor, Limit::RESOURCE), parts),
             Err(errno) => self.problems.push(unresolved(describe(errno))),
         }
     }

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::fs::read::Limit;
 use crate::lint::ProfileId;
 use crate::workspace::{self, WorkspaceError};
 
@@ -124,7 +125,8 @@ pub struct ExportRequest {
     pub package_name: Option<String>,
     pub package_version: Option<String>,
     pub client: Option<Client>,
-    /// Replace existing destinations (never a folder some other tool or person made; see [`STAMP_FILE`]).
+    /// Replace an earlier export at the destination: only the files it recorded (in [`MANIFEST_FILE`]
+    /// or [`STAMP_FILE`]) are deleted; anything else is kept. Never a folder no export wrote.
     pub force: bool,
     pub links: LinkPolicy,
 }
@@ -170,6 +172,12 @@ pub struct Written {
     pub bytes: u64,
     /// Noteworthy files inside (the wheel, the archives), relative to `path`.
     pub artifacts: Vec<String>,
+    /// When an earlier export was replaced: its files that were deleted (no longer exported, or
+    /// edited since, marked so), relative to `path`.
+    pub removed: Vec<String>,
+    /// When an earlier export was replaced: what no export wrote, kept as it was (folders end
+    /// with `/`).
+    pub kept: Vec<String>,
 }
 
 /// The outcome of an export that ran to a decision: either blocked by validation, or written.
@@ -247,7 +255,68 @@ pub fn export(request: &ExportRequest) -> Result<ExportReport, ExportError> {
 /// Validates an export and reports what it would write, writing nothing: the app shows this before
 /// the author confirms.
 pub fn plan(request: &ExportRequest) -> Result<ExportReport, ExportError> {
-    assess(request, &LintValidator).map(|(report, _, _)| report)
+    let request = with_absolute_out(request)?;
+    assess(&request, &LintValidator).map(|(report, _, _)| report)
+}
+
+/// The request with `out` made absolute against the working folder, so every later step (which opens
+/// folders from `/`) sees the folder the user meant.
+fn with_absolute_out(request: &ExportRequest) -> Result<ExportRequest, ExportError> {
+    let out = std::path::absolute(&request.out).map_err(|source| DestinationError::Io {
+        path: request.out.clone(),
+        source,
+    })?;
+    Ok(ExportRequest {
+        out,
+        ..request.clone()
+    })
+}
+
+/// The folders an export writes: `out`, or for a client-folder export the client's skills folder
+/// below it.
+fn destinations(request: &ExportRequest) -> Vec<PathBuf> {
+    match (request.target, request.client) {
+        (Target::ClientFolder, Some(client)) => vec![request.out.join(client.folder())],
+        _ => vec![request.out.clone()],
+    }
+}
+
+/// Refuses a destination inside (or equal to) a folder being exported: the export would be read as
+/// more skills by the next catalog or export. Compared physically — the device and inode of every
+/// folder above the destination — so a link or a `..` cannot hide it.
+fn refuse_output_inside_roots(request: &ExportRequest) -> Result<(), DestinationError> {
+    use std::os::unix::fs::MetadataExt;
+    for destination in destinations(request) {
+        let existing = destination
+            .ancestors()
+            .find_map(|ancestor| std::fs::canonicalize(ancestor).ok());
+        let Some(existing) = existing else {
+            continue;
+        };
+        let folders: Vec<(u64, u64)> = existing
+            .ancestors()
+            .filter_map(|folder| std::fs::metadata(folder).ok())
+            .map(|metadata| (metadata.dev(), metadata.ino()))
+            .collect();
+        for root in &request.roots {
+            // A root that cannot be read is reported by the scan.
+            let Ok(metadata) = std::fs::metadata(root) else {
+                continue;
+            };
+            if folders.contains(&(metadata.dev(), metadata.ino())) {
+                let shown = if request.target == Target::ClientFolder {
+                    destination.clone()
+                } else {
+                    request.out.clone()
+                };
+                return Err(DestinationError::InsideRoot {
+                    out: shown,
+                    root: std::fs::canonicalize(root).unwrap_or_else(|_| root.clone()),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs an export with the given validator.
@@ -255,6 +324,7 @@ pub fn export_with(
     request: &ExportRequest,
     validator: &dyn Validator,
 ) -> Result<ExportReport, ExportError> {
+    let request = &with_absolute_out(request)?;
     let (mut report, skills, package) = assess(request, validator)?;
     if report.blocked {
         return Ok(report);
@@ -277,6 +347,7 @@ fn assess(
     validator: &dyn Validator,
 ) -> Result<(ExportReport, Vec<ExportedSkill>, Option<PackageSpec>), ExportError> {
     let profiles = profiles_for(request.target, request.client)?;
+    refuse_output_inside_roots(request)?;
     let package = match request.target {
         Target::PythonPackage => Some(PackageSpec::new(
             request
@@ -541,16 +612,18 @@ fn with_manifest(mut files: Vec<Entry>, manifest: &Manifest<'_>) -> Vec<Entry> {
 
 fn written(
     destination: &Path,
-    action: WriteAction,
+    published: destination::Published,
     files: &[Entry],
     artifacts: Vec<String>,
 ) -> Written {
     Written {
+        action: published.action,
+        removed: published.replacement.removed,
+        kept: published.replacement.kept,
         path: std::path::absolute(destination)
             .unwrap_or_else(|_| destination.to_path_buf())
             .display()
             .to_string(),
-        action,
         files: files.len(),
         bytes: files.iter().map(|file| file.bytes.len() as u64).sum(),
         artifacts,
@@ -730,11 +803,26 @@ pub fn installed_state(destination: &Path, skill: &str) -> InstalledState {
         Ok(true) => {}
         Err(error) => return InstalledState::Foreign(error.to_string()),
     }
-    let is_folder = std::fs::symlink_metadata(destination).is_ok_and(|metadata| metadata.is_dir());
-    if !is_folder {
+    // The skill folder itself is never entered through a link; the folders above it the user chose.
+    let folder = match destination.parent().zip(destination.file_name()) {
+        Some((parent, name)) => {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
+            crate::fs::open::root_directory(parent)
+                .and_then(|parent| crate::fs::open::directory_at(&parent, name))
+        }
+        None => crate::fs::open::root_directory(destination),
+    };
+    let Ok(folder) = folder else {
         return InstalledState::Foreign("is not a folder".to_string());
-    }
-    let stamp: Stamp = match read_stamp(&destination.join(STAMP_FILE)) {
+    };
+    let stamp: Stamp = match crate::fs::read::regular_at(&folder, STAMP_FILE, Limit::RESOURCE)
+        .ok()
+        .and_then(|read| serde_json::from_slice(&read.bytes).ok())
+    {
         Some(stamp) => stamp,
         None => {
             return InstalledState::Foreign(format!(
@@ -748,52 +836,30 @@ pub fn installed_state(destination: &Path, skill: &str) -> InstalledState {
             stamp.skill, stamp.source
         ));
     }
-    let on_disk =
-        match collect::read_skill_folder(destination, LinkPolicy::Refuse, Exclusions::default()) {
-            Ok(files) => files,
-            Err(errors) => {
-                return InstalledState::Foreign(
-                    errors.first().map(ToString::to_string).unwrap_or_default(),
-                )
-            }
-        };
-    let recorded: BTreeMap<&str, &str> = stamp
-        .files
-        .iter()
-        .map(|file| (file.path.as_str(), file.sha256.as_str()))
-        .collect();
-    let mut changed: Vec<String> = Vec::new();
-    for file in &on_disk {
-        match recorded.get(file.path.as_str()) {
-            Some(hash) if *hash == sha256_hex(&file.bytes) => {}
-            Some(_) => changed.push(format!("{} (edited)", file.path)),
-            None => changed.push(format!("{} (added)", file.path)),
-        }
-    }
-    for path in recorded.keys() {
-        if !on_disk.iter().any(|file| file.path == *path) {
-            changed.push(format!("{path} (removed)"));
-        }
-    }
+    let comparison = match destination::compare(
+        &folder,
+        destination,
+        STAMP_FILE,
+        &stamp.files,
+        &Default::default(),
+    ) {
+        Ok(comparison) => comparison,
+        Err(error) => return InstalledState::Foreign(error.to_string()),
+    };
+    // Caches and Finder metadata are no part of a skill (exports leave them out): not an edit.
+    let mut comparison = comparison;
+    comparison.added.retain(|path| {
+        !path
+            .trim_end_matches('/')
+            .split('/')
+            .any(|name| collect::excluded(name, false, Exclusions::default()))
+    });
+    let changed = comparison.changes();
     if changed.is_empty() {
         InstalledState::Unchanged(stamp)
     } else {
         InstalledState::Modified { stamp, changed }
     }
-}
-
-/// The stamp, read without following a link (a planted link must not make us read elsewhere).
-fn read_stamp(path: &Path) -> Option<Stamp> {
-    use rustix::fs::{Mode, OFlags};
-    use std::io::Read;
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let descriptor = rustix::fs::open(path, flags, Mode::empty()).ok()?;
-    let mut bytes = Vec::new();
-    std::fs::File::from(descriptor)
-        .take(collect::MAX_FILE_BYTES)
-        .read_to_end(&mut bytes)
-        .ok()?;
-    serde_json::from_slice(&bytes).ok()
 }
 
 fn write_client_folders(

@@ -248,6 +248,25 @@ fn links_are_refused_or_copied_only_from_inside_the_skill() {
     assert!(!report.blocked, "{:?}", report.problems);
     let copied = std::fs::read(out.join("src/acme_skills/bundled/alpha/references/alias.md"));
     assert_eq!(copied.ok().as_deref(), Some(&b"guide\n"[..]));
+
+    // An absolute link is resolved the same way: inside the skill it is copied, outside refused.
+    std::fs::remove_file(&inside).ok();
+    let Ok(()) = std::os::unix::fs::symlink(root.join("alpha/references/guide.md"), &inside) else {
+        panic!("cannot create a link")
+    };
+    let Ok(()) = std::os::unix::fs::symlink(temp.path().join("secret.txt"), &outside) else {
+        panic!("cannot create a link")
+    };
+    let report = run(&follow);
+    assert!(report.blocked);
+    assert!(report
+        .problems
+        .iter()
+        .all(|problem| !problem.message.contains("alias.md")));
+    assert!(report
+        .problems
+        .iter()
+        .any(|problem| problem.message.contains("leak.md: symbolic link")));
 }
 
 #[test]
@@ -431,4 +450,215 @@ fn a_plan_validates_and_reports_without_writing() {
         assert_eq!(planned.skills, exported.skills);
         assert_eq!(planned.problems, exported.problems);
     }
+}
+
+#[test]
+fn an_output_inside_an_exported_root_is_refused() {
+    let (temp, root) = workspace();
+    let Ok(()) = std::os::unix::fs::symlink(&root, temp.path().join("alias")) else {
+        panic!("cannot create a link")
+    };
+    for target in [
+        Target::SkillArchive,
+        Target::PythonPackage,
+        Target::ClientFolder,
+    ] {
+        for out in [
+            root.join("exported"),
+            root.clone(),
+            root.join("alpha/nested/deeper"),
+            // Lexically outside the root, physically inside it.
+            temp.path().join("alias/exported"),
+            root.join("../skills/./exported"),
+        ] {
+            let refused = export(&request(&root, target, out.clone()));
+            let Err(ExportError::Destination(error @ DestinationError::InsideRoot { .. })) =
+                &refused
+            else {
+                panic!("{} into {}: {refused:?}", target.as_str(), out.display())
+            };
+            let message = error.to_string();
+            assert!(message.contains(&root.display().to_string()), "{message}");
+            assert!(message.contains("exported") || out == root, "{message}");
+            assert!(matches!(
+                plan(&request(&root, target, out.clone())),
+                Err(ExportError::Destination(
+                    DestinationError::InsideRoot { .. }
+                ))
+            ));
+        }
+    }
+    assert!(!root.join("exported").exists());
+    assert!(!root.join(".claude").exists());
+    assert!(!root.join("alpha/nested").exists());
+    // Beside the root is fine.
+    run(&request(
+        &root,
+        Target::SkillArchive,
+        temp.path().join("out"),
+    ));
+}
+
+#[test]
+fn force_keeps_files_the_user_added_and_lists_what_it_deletes() {
+    let (temp, root) = workspace();
+    let out = temp.path().join("archives");
+    run(&request(&root, Target::SkillArchive, out.clone()));
+    write(&out.join("notes.txt"), "mine\n");
+    write(&out.join("drafts/idea.md"), "also mine\n");
+    let mut forced = request(&root, Target::SkillArchive, out.clone());
+    forced.force = true;
+    forced.skills = Some(vec!["beta".to_string()]);
+    let report = run(&forced);
+    let written = &report.written[0];
+    assert_eq!(written.action, WriteAction::Replaced);
+    assert_eq!(written.removed, ["alpha.skill"]);
+    assert_eq!(written.kept, ["drafts/", "notes.txt"]);
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt"))
+            .ok()
+            .as_deref(),
+        Some("mine\n")
+    );
+    assert!(out.join("drafts/idea.md").is_file());
+    assert!(out.join("beta.skill").is_file());
+    assert!(!out.join("alpha.skill").exists());
+
+    // A file the user put where this export writes: refused, naming it, nothing changed.
+    write(&out.join("alpha.skill"), "my own archive");
+    forced.skills = None;
+    let refused = export(&forced);
+    let Err(ExportError::Destination(error @ DestinationError::InTheWay { .. })) = &refused else {
+        panic!("{refused:?}")
+    };
+    assert!(
+        error
+            .to_string()
+            .contains(&out.join("alpha.skill").display().to_string()),
+        "{error}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("alpha.skill"))
+            .ok()
+            .as_deref(),
+        Some("my own archive")
+    );
+    assert!(out.join("notes.txt").is_file());
+
+    // An edited file of the earlier export is replaced, and said so.
+    std::fs::remove_file(out.join("alpha.skill")).ok();
+    write(&out.join("beta.skill"), "edited");
+    let report = run(&forced);
+    assert_eq!(
+        report.written[0].removed,
+        ["beta.skill (edited since the earlier export)"]
+    );
+    assert!(out.join("alpha.skill").is_file() && out.join("notes.txt").is_file());
+}
+
+#[test]
+fn force_on_a_python_package_keeps_the_authors_files() {
+    let (temp, root) = workspace();
+    let out = temp.path().join("package");
+    run(&request(&root, Target::PythonPackage, out.clone()));
+    write(&out.join("CHANGELOG.md"), "mine\n");
+    write(&out.join("src/acme_skills/extra.py"), "x = 1\n");
+    let mut forced = request(&root, Target::PythonPackage, out.clone());
+    forced.force = true;
+    forced.skills = Some(vec!["beta".to_string()]);
+    let report = run(&forced);
+    assert_eq!(
+        report.written[0].kept,
+        ["CHANGELOG.md", "src/acme_skills/extra.py"]
+    );
+    assert!(report.written[0]
+        .removed
+        .contains(&"src/acme_skills/bundled/alpha/SKILL.md".to_string()));
+    assert!(out.join("CHANGELOG.md").is_file());
+    assert!(out.join("src/acme_skills/extra.py").is_file());
+    assert!(!out.join("src/acme_skills/bundled/alpha").exists());
+}
+
+#[test]
+fn force_on_a_client_install_keeps_added_files_and_names_lost_edits() {
+    let (temp, root) = workspace();
+    let project = temp.path().join("project");
+    let installed = project.join(".claude/skills/alpha");
+    run(&request(&root, Target::ClientFolder, project.clone()));
+    write(&installed.join("references/my-notes.md"), "mine\n");
+    write(&installed.join("references/guide.md"), "edited\n");
+    let refused = export(&request(&root, Target::ClientFolder, project.clone()));
+    assert!(
+        matches!(&refused, Err(ExportError::Installed { reason, .. })
+            if reason.contains("references/guide.md (edited)")
+                && reason.contains("references/my-notes.md (added)")),
+        "{refused:?}"
+    );
+    let mut forced = request(&root, Target::ClientFolder, project.clone());
+    forced.force = true;
+    let report = run(&forced);
+    let alpha = report
+        .written
+        .iter()
+        .find(|written| written.path.ends_with("alpha"));
+    let Some(alpha) = alpha else {
+        panic!("{:?}", report.written)
+    };
+    assert_eq!(
+        alpha.removed,
+        ["references/guide.md (edited since the earlier export)"]
+    );
+    assert_eq!(alpha.kept, ["references/my-notes.md"]);
+    assert_eq!(
+        std::fs::read_to_string(installed.join("references/my-notes.md"))
+            .ok()
+            .as_deref(),
+        Some("mine\n")
+    );
+    assert_eq!(
+        std::fs::read_to_string(installed.join("references/guide.md"))
+            .ok()
+            .as_deref(),
+        Some("guide\n")
+    );
+}
+
+#[test]
+fn an_unreadable_record_refuses_the_replacement() {
+    let (temp, root) = workspace();
+    let out = temp.path().join("archives");
+    run(&request(&root, Target::SkillArchive, out.clone()));
+    write(&out.join(MANIFEST_FILE), "not json");
+    let mut forced = request(&root, Target::SkillArchive, out.clone());
+    forced.force = true;
+    let refused = export(&forced);
+    let Err(ExportError::Destination(error @ DestinationError::UnreadableRecord { .. })) = &refused
+    else {
+        panic!("{refused:?}")
+    };
+    assert!(error.to_string().contains(&out.display().to_string()));
+    assert!(out.join("alpha.skill").is_file());
+}
+
+#[test]
+fn force_moves_a_link_it_finds_without_following_it() {
+    let (temp, root) = workspace();
+    let out = temp.path().join("archives");
+    run(&request(&root, Target::SkillArchive, out.clone()));
+    let outside = temp.path().join("outside");
+    write(&outside.join("alpha.skill"), "theirs");
+    let Ok(()) = std::os::unix::fs::symlink(&outside, out.join("linked")) else {
+        panic!("cannot create a link")
+    };
+    let mut forced = request(&root, Target::SkillArchive, out.clone());
+    forced.force = true;
+    let report = run(&forced);
+    assert_eq!(report.written[0].kept, ["linked"]);
+    assert!(std::fs::symlink_metadata(out.join("linked")).is_ok_and(|meta| meta.is_symlink()));
+    assert_eq!(
+        std::fs::read_to_string(outside.join("alpha.skill"))
+            .ok()
+            .as_deref(),
+        Some("theirs")
+    );
 }

@@ -332,6 +332,59 @@ fn writers_gone(descriptor: &OwnedFd) -> Settled {
     }
 }
 
+/// Writes the new file `name` in `directory` with `mode`: created never through a link and never over
+/// anything already there, written and synced. For a fresh tree that nobody else sees until it is
+/// published with one rename (an export), where a temporary file per file would buy nothing.
+pub fn create_at(
+    directory: &OwnedFd,
+    name: &OsStr,
+    bytes: &[u8],
+    mode: Mode,
+) -> Result<Identity, WriteError> {
+    let descriptor = open::new_file_at(directory, name, mode).map_err(|errno| match errno {
+        Errno::EXIST => WriteError::Exists,
+        other => other.into(),
+    })?;
+    let written = (|| -> Result<Identity, WriteError> {
+        // The umask may have taken bits the caller asked for (an executable script).
+        rustix::fs::fchmod(&descriptor, mode)?;
+        let mut file = std::fs::File::from(descriptor.try_clone()?);
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        Ok(Identity::of_fd(&descriptor)?)
+    })();
+    if written.is_err() {
+        let _ = rustix::fs::unlinkat(directory, name, AtFlags::empty());
+    }
+    written
+}
+
+/// Opens `root/components…` as a folder, creating each missing one (mode 0755); a link or a file on
+/// the way fails, so nothing is ever created outside `root`.
+pub fn create_directories<'a>(
+    root: &OwnedFd,
+    components: impl IntoIterator<Item = &'a OsStr>,
+) -> Result<OwnedFd, WriteError> {
+    let mut current = open::directory_beneath(root, std::iter::empty())
+        .map_err(|(errno, _)| WriteError::from(errno))?;
+    for name in components {
+        match rustix::fs::mkdirat(&current, name, Mode::from_raw_mode(0o755)) {
+            Ok(()) | Err(Errno::EXIST) => {}
+            Err(errno) => return Err(errno.into()),
+        }
+        current = match open::directory_at(&current, name) {
+            Ok(next) => next,
+            Err(Errno::LOOP) => return Err(WriteError::Symlink),
+            Err(Errno::NOTDIR) if open::is_symlink_at(&current, name) => {
+                return Err(WriteError::Symlink)
+            }
+            Err(Errno::NOTDIR) => return Err(WriteError::Exists),
+            Err(errno) => return Err(errno.into()),
+        };
+    }
+    Ok(current)
+}
+
 /// The replaced file's owner and group on the new one; refused when this user cannot give them.
 fn keep_owner(descriptor: &OwnedFd, original: &Identity) -> Result<(), WriteError> {
     let ours = Identity::of_fd(descriptor)?;
@@ -489,6 +542,44 @@ mod tests {
             "{error}"
         );
         assert!(leftovers(directory.path()).is_empty());
+    }
+
+    #[test]
+    fn creates_a_fresh_tree_without_following_links() {
+        let (directory, descriptor) = folder();
+        let outside = tempfile::tempdir().expect("outside");
+        std::os::unix::fs::symlink(outside.path(), directory.path().join("link")).expect("link");
+        let scripts = create_directories(&descriptor, [OsStr::new("a"), OsStr::new("scripts")])
+            .expect("folders");
+        create_at(
+            &scripts,
+            OsStr::new("run.sh"),
+            b"#!/bin/sh\n",
+            Mode::from_raw_mode(0o755),
+        )
+        .expect("create");
+        let path = directory.path().join("a/scripts/run.sh");
+        assert_eq!(std::fs::read(&path).expect("read"), b"#!/bin/sh\n");
+        let mode = std::fs::metadata(&path).expect("stat").permissions().mode();
+        assert_eq!(mode & 0o777, 0o755);
+        let error = create_at(
+            &scripts,
+            OsStr::new("run.sh"),
+            b"x",
+            Mode::from_raw_mode(0o644),
+        )
+        .expect_err("exists");
+        assert!(matches!(error, WriteError::Exists), "{error}");
+        let error = create_directories(&descriptor, [OsStr::new("link"), OsStr::new("x")])
+            .expect_err("link");
+        assert!(matches!(error, WriteError::Symlink), "{error}");
+        assert!(!outside.path().join("x").exists());
+        let error = create_directories(
+            &descriptor,
+            [OsStr::new("a"), OsStr::new("scripts"), OsStr::new("run.sh")],
+        )
+        .expect_err("file");
+        assert!(matches!(error, WriteError::Exists), "{error}");
     }
 
     #[test]
