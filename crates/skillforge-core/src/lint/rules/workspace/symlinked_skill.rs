@@ -5,7 +5,7 @@ crate::declare_rule! {
     /// Flags a skill folder or SKILL.md that is a symbolic link.
     ///
     /// ## Why it matters
-    /// nagents skips symbolic links during discovery (it walks with `O_NOFOLLOW`), Codex and upload packaging
+    /// nagents skips symbolic links during discovery (it opens every entry without following links), Codex and upload packaging
     /// skip or reject them; other clients follow them. The skill appears in some clients only.
     ///
     /// ## Example
