@@ -4,57 +4,30 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 use skillforge_core::builtin;
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use skillforge_core::agent::evals::{self, SavedEvals};
+use skillforge_core::agent::evals::SavedEvals;
 use skillforge_core::agent::playground;
 use skillforge_core::agent::router::{check_threshold, DEFAULT_THRESHOLD};
-use skillforge_core::agent::script::parse_script;
 use skillforge_core::agent::triggers::{EvalQuery, TriggerReport};
 use skillforge_core::agent::{AgentError, Dialect, MockModel, SimulateOptions, Transcript};
 use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits, CatalogPage};
 use skillforge_core::catalog::load::{self as catalog_load, LoadPreview};
-use skillforge_core::catalog::session::{Buffer, CatalogSession};
-use skillforge_core::editor::{
-    BufferAnswer, BufferLint, EditorEdit, FileLint, LintSession, WorkspaceLint,
-};
+use skillforge_core::catalog::session::Buffer;
+use skillforge_core::editor::{BufferAnswer, BufferLint, EditorEdit, WorkspaceLint};
 use skillforge_core::fs::{Fingerprint, SaveGuard, TextFile};
-use skillforge_core::lint::{registry, ProfileId, Severity};
+use skillforge_core::lint::{registry, ProfileId};
 use skillforge_core::preview::{self, Preview};
-use skillforge_core::scaffold::{self, ScaffoldError, ScaffoldOptions};
-use skillforge_core::workspace::{self, CatalogReport};
+use skillforge_core::scaffold::ScaffoldOptions;
+use skillforge_core::workspace::{Source, Workspace, WorkspaceView};
 use tauri::{AppHandle, State};
 
 use crate::buffers::Buffers;
 use crate::error::AppError;
 use crate::events::{EventSink, WindowSink, WorkspaceEvent};
 use crate::recent::{RecentList, RecentStore};
-use crate::state::{self, AppState, Session};
+use crate::state::{self, AppState};
 use crate::watcher::WorkspaceWatcher;
-
-/// A workspace as the UI shows it.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct WorkspaceView {
-    /// The first opened folder, absolute; `None` for the builtin skills.
-    pub root: Option<String>,
-    /// Every opened folder in the order it was opened; empty for the builtin skills.
-    pub roots: Vec<RootView>,
-    /// A short name for the title bar.
-    pub label: String,
-    /// Whether the skills can be edited in place (the builtin skills cannot).
-    pub read_only: bool,
-    pub report: CatalogReport,
-}
-
-/// One opened folder: a top-level group of the tree.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct RootView {
-    /// The folder, absolute.
-    pub path: String,
-    /// Its name.
-    pub label: String,
-}
 
 /// The workspace the app was started with: every `--workspace` (or `SKILLFORGE_WORKSPACE`), or the
 /// builtin skills.
@@ -65,11 +38,8 @@ pub async fn initial_workspace(
     state: State<'_, AppState>,
     recent: State<'_, Arc<RecentStore>>,
 ) -> Result<WorkspaceView, AppError> {
-    if state.launch_workspaces.is_empty() {
-        return Ok(builtin_view(&state));
-    }
-    let paths = state.launch_workspaces.clone();
-    open_roots(app, &state, &recent, Vec::new(), paths).await
+    let source = Source::from_paths(state.launch_workspaces.clone());
+    open_source(app, &state, &recent, source).await
 }
 
 /// Opens a folder of skills in place of the open workspace.
@@ -81,7 +51,8 @@ pub async fn open_workspace(
     recent: State<'_, Arc<RecentStore>>,
     path: String,
 ) -> Result<WorkspaceView, AppError> {
-    open_roots(app, &state, &recent, Vec::new(), vec![PathBuf::from(path)]).await
+    let source = Source::Folders(vec![PathBuf::from(path)]);
+    open_source(app, &state, &recent, source).await
 }
 
 /// Adds a folder of skills to the open workspace (in place of the builtin skills, if they are shown).
@@ -93,8 +64,9 @@ pub async fn add_workspace_root(
     recent: State<'_, Arc<RecentStore>>,
     path: String,
 ) -> Result<WorkspaceView, AppError> {
-    let open = state.roots().as_slice().to_vec();
-    open_roots(app, &state, &recent, open, vec![PathBuf::from(path)]).await
+    let workspace = state.workspace();
+    let source = blocking(move || Ok(workspace.with_root(&PathBuf::from(path))?)).await?;
+    open_source(app, &state, &recent, source).await
 }
 
 /// Closes one folder of the workspace; closing the last one shows the builtin skills.
@@ -103,13 +75,11 @@ pub async fn add_workspace_root(
 pub async fn remove_workspace_root(
     app: AppHandle,
     state: State<'_, AppState>,
+    recent: State<'_, Arc<RecentStore>>,
     path: String,
 ) -> Result<WorkspaceView, AppError> {
-    let roots = state::roots_without(state.roots().as_slice(), &PathBuf::from(path))?;
-    if roots.is_empty() {
-        return Ok(builtin_view(&state));
-    }
-    show_roots(app, &state, roots).await
+    let source = state.workspace().without_root(&PathBuf::from(path))?;
+    open_source(app, &state, &recent, source).await
 }
 
 /// The folders opened lately, most recent first.
@@ -136,8 +106,12 @@ pub async fn forget_recent_workspace(
 /// Shows the builtin skills that ship inside Skillforge.
 #[tauri::command]
 #[specta::specta]
-pub async fn builtin_workspace(state: State<'_, AppState>) -> Result<WorkspaceView, AppError> {
-    Ok(builtin_view(&state))
+pub async fn builtin_workspace(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    recent: State<'_, Arc<RecentStore>>,
+) -> Result<WorkspaceView, AppError> {
+    open_source(app, &state, &recent, Source::Builtin).await
 }
 
 /// Asks the user for a folder; `None` when the dialog is cancelled.
@@ -183,17 +157,8 @@ pub async fn duplicate_builtin_skill(
 #[tauri::command]
 #[specta::specta]
 pub async fn read_file(state: State<'_, AppState>, path: String) -> Result<TextFile, AppError> {
-    if path.starts_with(builtin::LOCATION_PREFIX) {
-        let text = builtin::file_text(&path)
-            .ok_or_else(|| AppError::not_found(format!("{path}: no such builtin file")))?;
-        let fingerprint = Fingerprint::of(text.as_bytes());
-        return Ok(TextFile {
-            text: text.to_string(),
-            fingerprint,
-        });
-    }
-    let roots = state.roots();
-    blocking(move || Ok(roots.read_text(&PathBuf::from(path))?)).await
+    let workspace = state.workspace();
+    blocking(move || Ok(workspace.read_file(&path)?)).await
 }
 
 /// Renders the body of a SKILL.md (given as the editor's current text) for the preview pane;
@@ -205,19 +170,8 @@ pub async fn render_preview(
     path: String,
     text: String,
 ) -> Result<Preview, AppError> {
-    if path.starts_with(builtin::LOCATION_PREFIX) {
-        let folder = path.strip_suffix("SKILL.md").unwrap_or(&path).to_string();
-        return Ok(preview::render(&text, &BuiltinFolder(folder)));
-    }
-    let path = PathBuf::from(path);
-    if !state.roots().contains(&path) {
-        return Err(AppError::outside_workspace(&path));
-    }
-    blocking(move || {
-        let folder = path.parent().unwrap_or(&path);
-        Ok(preview::render(&text, &preview::SkillFolder(folder)))
-    })
-    .await
+    let workspace = state.workspace();
+    blocking(move || Ok(workspace.render_preview(&path, &text)?)).await
 }
 
 /// Opens a web or mail address from a skill's preview in the system browser, after the author clicked it.
@@ -247,18 +201,6 @@ pub async fn open_external(url: String) -> Result<(), AppError> {
         })
 }
 
-/// Bundled files of a builtin skill, looked up in the embedded copy.
-struct BuiltinFolder(String);
-
-impl preview::BundledFiles for BuiltinFolder {
-    fn exists(&self, relative: &std::path::Path) -> bool {
-        let location = format!("{}{}", self.0, relative.display());
-        location
-            .strip_prefix(builtin::LOCATION_PREFIX)
-            .is_some_and(builtin::is_embedded)
-    }
-}
-
 /// Saves a file inside the open workspace atomically; `guard` says what it may replace.
 #[tauri::command]
 #[specta::specta]
@@ -268,11 +210,8 @@ pub async fn save_file(
     text: String,
     guard: SaveGuard,
 ) -> Result<Fingerprint, AppError> {
-    let roots = state.roots();
-    let saved = blocking(move || Ok(roots.write_text(&PathBuf::from(path), &text, &guard)?)).await;
-    // The catalog previews read saved files from their snapshot; it is stale now.
-    state.invalidate_catalog();
-    saved
+    let workspace = state.workspace();
+    blocking(move || Ok(workspace.save_file(&path, &text, &guard)?)).await
 }
 
 /// Runs file-system work off the async runtime's worker threads.
@@ -286,46 +225,17 @@ pub(crate) async fn blocking<T: Send + 'static>(
         })?
 }
 
-/// Opens `paths` after the `open` roots, remembers them as recent and shows the result.
-async fn open_roots(
+/// Opens `source` (checking every root and reading it), keeps a watcher on each root, remembers the
+/// folders as recent and shows the result.
+async fn open_source(
     app: AppHandle,
     state: &AppState,
     recent: &Arc<RecentStore>,
-    open: Vec<PathBuf>,
-    paths: Vec<PathBuf>,
+    source: Source,
 ) -> Result<WorkspaceView, AppError> {
-    let (added, roots) = blocking(move || {
-        let mut roots = open;
-        let mut added = Vec::with_capacity(paths.len());
-        for path in &paths {
-            let root = workspace::check_root(path)?;
-            roots = state::roots_with(&roots, root.clone())?;
-            added.push(root);
-        }
-        Ok((added, roots))
-    })
-    .await?;
-    let view = show_roots(app, state, roots).await?;
-    let recent = Arc::clone(recent);
-    // The list is a convenience: a failure to write it is reported when the list is next shown.
-    blocking(move || Ok(recent.remember(&added))).await?;
-    Ok(view)
-}
-
-/// Scans `roots` together (so names are checked across all of them), makes them the open roots and
-/// keeps a watcher on each.
-async fn show_roots(
-    app: AppHandle,
-    state: &AppState,
-    roots: Vec<PathBuf>,
-) -> Result<WorkspaceView, AppError> {
-    let (report, lint) = blocking({
-        let roots = roots.clone();
-        move || scan_roots(&roots)
-    })
-    .await?;
+    let (workspace, report) = blocking(move || Ok(Workspace::open(source)?)).await?;
     let sink = WindowSink(app);
-    state.set_roots(roots.clone(), lint, |root| {
+    let workspace = state.open(workspace, |root| {
         match WorkspaceWatcher::start(root, WindowSink(sink.0.clone())) {
             Ok(watcher) => Some(watcher),
             Err(error) => {
@@ -338,56 +248,25 @@ async fn show_roots(
         }
     });
     state::release_freed_memory_soon();
-    Ok(workspace_view(&roots, report))
-}
-
-/// Discovery and the lint snapshot of all roots, read together so they agree.
-fn scan_roots(roots: &[PathBuf]) -> Result<(CatalogReport, LintSession), AppError> {
-    let report = workspace::scan(roots)?;
-    let lint = LintSession::open(roots).map_err(|error| AppError {
-        code: crate::error::ErrorCode::Unreadable,
-        message: error.to_string(),
-    })?;
-    Ok((report, lint))
-}
-
-fn workspace_view(roots: &[PathBuf], report: CatalogReport) -> WorkspaceView {
-    let roots: Vec<RootView> = roots
-        .iter()
-        .map(|root| RootView {
-            path: root.display().to_string(),
-            label: state::root_label(root),
-        })
-        .collect();
-    WorkspaceView {
-        root: roots.first().map(|root| root.path.clone()),
-        label: roots
-            .iter()
-            .map(|root| root.label.as_str())
-            .collect::<Vec<_>>()
-            .join(", "),
-        roots,
-        read_only: false,
-        report,
+    let roots = workspace.roots().as_slice().to_vec();
+    if !roots.is_empty() {
+        let recent = Arc::clone(recent);
+        // The list is a convenience: a failure to write it is reported when the list is next shown.
+        blocking(move || Ok(recent.remember(&roots))).await?;
     }
+    Ok(workspace.view(report))
 }
 
 /// Reads the open workspace again after its files changed; the watchers keep running.
 #[tauri::command]
 #[specta::specta]
 pub async fn refresh_workspace(state: State<'_, AppState>) -> Result<WorkspaceView, AppError> {
-    let roots = state.roots().as_slice().to_vec();
-    if roots.is_empty() {
-        return Ok(builtin_view(&state));
-    }
-    let (report, lint) = blocking({
-        let roots = roots.clone();
-        move || scan_roots(&roots)
-    })
-    .await?;
-    state.replace_lint_session(&roots, lint);
+    let workspace = state.workspace();
+    let (fresh, report) = blocking(move || Ok(workspace.reopen()?)).await?;
+    let view = fresh.view(report);
+    state.refreshed(fresh);
     state::release_freed_memory_soon();
-    Ok(workspace_view(&roots, report))
+    Ok(view)
 }
 
 /// Lints the editor's unsaved text as if it were saved at `path`, under the selected profiles.
@@ -399,7 +278,7 @@ pub async fn lint_buffer(
     text: String,
     profiles: Vec<ProfileId>,
 ) -> Result<BufferLint, AppError> {
-    let session = state.lint_session();
+    let session = state.workspace().lint_session();
     blocking(move || Ok(session.lint_buffer(&PathBuf::from(path), &text, &profiles))).await
 }
 
@@ -425,7 +304,7 @@ pub async fn open_buffer(
     profiles: Vec<ProfileId>,
 ) -> Result<BufferReply, AppError> {
     let started = std::time::Instant::now();
-    let session = state.lint_session();
+    let session = state.workspace().lint_session();
     let (id, buffer) = buffers.open(PathBuf::from(path), text);
     blocking(move || {
         let mut buffer = lock_buffer(&buffer)?;
@@ -458,7 +337,7 @@ pub async fn edit_buffer(
         let message = format!("no open buffer {id}");
         return Ok(buffer_reply(id, BufferAnswer::Resend { message }, started));
     };
-    let session = state.lint_session();
+    let session = state.workspace().lint_session();
     blocking(move || {
         let mut buffer = lock_buffer(&buffer)?;
         let answer = session.edit_open_buffer(&mut buffer, version, &changes, &profiles);
@@ -490,50 +369,17 @@ fn buffer_reply(id: u32, answer: BufferAnswer, started: std::time::Instant) -> B
     }
 }
 
-/// Lints every SKILL.md of the open workspace (or the builtin skills when they are shown), for the
-/// tree's badges and the problems list.
+/// Lints every SKILL.md of the open workspace, for the tree's badges and the problems list.
 #[tauri::command]
 #[specta::specta]
 pub async fn lint_workspace(
     state: State<'_, AppState>,
     profiles: Vec<ProfileId>,
 ) -> Result<WorkspaceLint, AppError> {
-    if state.roots().as_slice().is_empty() {
-        return blocking(move || Ok(lint_builtin(&profiles))).await;
-    }
-    let session = state.lint_session();
-    let linted = blocking(move || Ok(session.lint_workspace(&HashMap::new(), &profiles))).await;
+    let workspace = state.workspace();
+    let linted = blocking(move || Ok(workspace.lint_all(&profiles))).await;
     state::release_freed_memory_soon();
     linted
-}
-
-/// The builtin skills linted one by one, as the editor lints them when one is opened.
-fn lint_builtin(profiles: &[ProfileId]) -> WorkspaceLint {
-    let session = LintSession::default();
-    let files = workspace::scan_builtin()
-        .skills
-        .into_iter()
-        .filter_map(|skill| {
-            let text = builtin::file_text(&skill.location)?;
-            // Linked files are looked up among the embedded ones.
-            let lint = session.lint_buffer(std::path::Path::new(&skill.location), text, profiles);
-            let count = |severity| {
-                lint.diagnostics
-                    .iter()
-                    .filter(|diagnostic| diagnostic.severity == severity)
-                    .count() as u32
-            };
-            Some(FileLint {
-                path: skill.location,
-                errors: count(Severity::Error),
-                warnings: count(Severity::Warning),
-                infos: count(Severity::Info),
-                diagnostics: lint.diagnostics,
-                verdicts: lint.verdicts,
-            })
-        })
-        .collect();
-    WorkspaceLint { files }
 }
 
 /// A rule's documentation (by name or code) as sanitised HTML.
@@ -541,7 +387,7 @@ fn lint_builtin(profiles: &[ProfileId]) -> WorkspaceLint {
 #[specta::specta]
 pub async fn rule_documentation(rule: String) -> Result<Preview, AppError> {
     let (code, found) = registry::find(&rule)
-        .ok_or_else(|| AppError::not_found(format!("no rule named `{rule}`")))?;
+        .ok_or_else(|| AppError::invalid_input(format!("no rule named `{rule}`")))?;
     let docs: String = found
         .docs
         .lines()
@@ -562,20 +408,13 @@ pub async fn create_skill(
     with_scripts: bool,
     with_references: bool,
 ) -> Result<String, AppError> {
-    let roots = state.roots();
+    let workspace = state.workspace();
     let options = ScaffoldOptions {
         scripts: with_scripts,
         references: with_references,
     };
     blocking(move || {
-        let path = scaffold::create_skill(&roots, &PathBuf::from(parent), &name, options).map_err(
-            |error| match error {
-                ScaffoldError::File(error) => AppError::from(error),
-                invalid @ ScaffoldError::InvalidName(_) => {
-                    AppError::invalid_input(invalid.to_string())
-                }
-            },
-        )?;
+        let path = workspace.create_skill(&PathBuf::from(parent), &name, options)?;
         Ok(path.display().to_string())
     })
     .await
@@ -587,17 +426,6 @@ struct NoBundledFiles;
 impl preview::BundledFiles for NoBundledFiles {
     fn exists(&self, _relative: &std::path::Path) -> bool {
         false
-    }
-}
-
-fn builtin_view(state: &AppState) -> WorkspaceView {
-    state.replace_session(Session::builtin());
-    WorkspaceView {
-        root: None,
-        roots: Vec::new(),
-        label: "Builtin skills".into(),
-        read_only: true,
-        report: workspace::scan_builtin(),
     }
 }
 
@@ -632,8 +460,9 @@ pub async fn catalog_preview(
             "budgets must be positive: the manifest cap and the context window are at least 1",
         ));
     }
-    let catalog = catalog_session(&state).await?;
+    let workspace = state.workspace();
     let page = blocking(move || {
+        let catalog = workspace.catalog();
         Ok(catalog.preview(dialect, &limits, &buffers).page(
             PREVIEW_ROWS,
             current_path.as_deref(),
@@ -678,27 +507,26 @@ pub async fn simulate(
     system_prompt: Option<String>,
     buffers: Vec<Buffer>,
 ) -> Result<Transcript, AppError> {
-    let roots = state.roots();
+    let workspace = state.workspace();
     let model = match model {
         PlaygroundModel::Explicit => MockModel::Explicit,
         PlaygroundModel::Router { threshold } => MockModel::Router {
             threshold: router_threshold(threshold)?,
         },
         PlaygroundModel::Script(path) => {
-            let roots = roots.clone();
-            let file = blocking(move || Ok(roots.read_text(&PathBuf::from(path))?)).await?;
-            MockModel::Script(
-                parse_script(&file.text)
-                    .map_err(|error| AppError::invalid_input(error.to_string()))?,
-            )
+            let workspace = workspace.clone();
+            MockModel::Script(blocking(move || Ok(workspace.script(&PathBuf::from(path))?)).await?)
         }
     };
-    let mut options = SimulateOptions::new(roots.as_slice().to_vec(), message);
+    let mut options = SimulateOptions::new(workspace.roots().as_slice().to_vec(), message);
     options.dialect = dialect;
     options.model = model;
     options.token_limit = token_limit;
     options.system_prompt = system_prompt;
-    let catalog = catalog_session(&state).await?;
+    let catalog = {
+        let workspace = workspace.clone();
+        blocking(move || Ok(workspace.catalog())).await?
+    };
     playground::simulate_overlaid(&options, &catalog, &buffers)
         .await
         .map_err(|error| match error {
@@ -719,10 +547,13 @@ pub async fn run_triggers(
     threshold: Option<f64>,
 ) -> Result<TriggerReport, AppError> {
     let threshold = router_threshold(threshold)?;
-    let catalog = catalog_session(&state).await?;
+    let workspace = state.workspace();
     blocking(move || {
         Ok(playground::run_triggers(
-            &catalog, &queries, &buffers, threshold,
+            &workspace.catalog(),
+            &queries,
+            &buffers,
+            threshold,
         ))
     })
     .await
@@ -744,133 +575,9 @@ pub async fn save_trigger_queries(
     queries: Vec<EvalQuery>,
     guard: SaveGuard,
 ) -> Result<SavedEvals, AppError> {
-    let roots = state.roots();
+    let workspace = state.workspace();
     blocking(move || {
-        Ok(evals::save_trigger_evals(
-            &roots,
-            &PathBuf::from(skill_path),
-            &queries,
-            &guard,
-        )?)
+        Ok(workspace.save_trigger_queries(&PathBuf::from(skill_path), &queries, &guard)?)
     })
     .await
-}
-
-/// The open workspace's catalog snapshot, read (off the async threads) when the files changed.
-async fn catalog_session(state: &AppState) -> Result<Arc<CatalogSession>, AppError> {
-    let (roots, cached) = state.cached_catalog();
-    if let Some(catalog) = cached {
-        return Ok(catalog);
-    }
-    let builtin = state.is_builtin();
-    let catalog = blocking({
-        let roots = roots.clone();
-        move || {
-            Ok(Arc::new(if builtin {
-                CatalogSession::builtin()
-            } else {
-                CatalogSession::open(roots.as_slice())
-            }))
-        }
-    })
-    .await?;
-    state.keep_catalog(&roots, catalog.clone());
-    Ok(catalog)
-}
-
-#[cfg(test)]
-mod workspace_tests {
-    use super::*;
-
-    fn write_skill(root: &std::path::Path, folder: &str, name: &str) {
-        std::fs::create_dir_all(root.join(folder)).expect("mkdir");
-        std::fs::write(
-            root.join(folder).join("SKILL.md"),
-            format!(
-                "---\nname: {name}\ndescription: Checks {name}. Use when checking.\n---\n# {name}\n"
-            ),
-        )
-        .expect("write");
-    }
-
-    #[test]
-    fn several_roots_are_scanned_and_linted_together() {
-        let first = tempfile::tempdir().expect("temporary directory");
-        let second = tempfile::tempdir().expect("temporary directory");
-        write_skill(first.path(), "alpha", "alpha");
-        write_skill(first.path(), "same", "same");
-        write_skill(second.path(), "beta", "beta");
-        write_skill(second.path(), "same", "same");
-        let roots = vec![first.path().to_path_buf(), second.path().to_path_buf()];
-        let (report, lint) = scan_roots(&roots).expect("scan");
-        let names: Vec<&str> = report
-            .skills
-            .iter()
-            .map(|skill| skill.name.as_str())
-            .collect();
-        assert_eq!(names, ["alpha", "beta", "same", "same"]);
-        // nagents reads the roots in order: the second root's `same` is the duplicate that fails it.
-        assert_eq!(report.duplicates.len(), 1);
-        assert!(report.duplicates[0]
-            .location
-            .starts_with(&second.path().display().to_string()));
-        assert!(report.error.is_some());
-        let linted = lint.lint_workspace(&HashMap::new(), &[ProfileId::Nagents]);
-        assert_eq!(linted.files.len(), 4);
-        let flagged: Vec<&str> = linted
-            .files
-            .iter()
-            .filter(|file| {
-                file.diagnostics
-                    .iter()
-                    .any(|diagnostic| diagnostic.rule == "duplicate-skill-name")
-            })
-            .map(|file| file.path.as_str())
-            .collect();
-        assert!(!flagged.is_empty(), "{linted:?}");
-        assert!(flagged.iter().all(|path| path.ends_with("same/SKILL.md")));
-        let view = workspace_view(&roots, report);
-        assert_eq!(view.roots.len(), 2);
-        assert_eq!(view.root.as_deref(), Some(view.roots[0].path.as_str()));
-    }
-
-    #[test]
-    fn previews_of_the_builtin_view_read_the_builtin_skills() {
-        let state = AppState::default();
-        let view = builtin_view(&state);
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .expect("runtime");
-        let catalog = runtime.block_on(catalog_session(&state)).expect("catalog");
-        assert!(catalog.is_builtin());
-        let preview = catalog.preview(CatalogDialect::Nagents, &CatalogLimits::default(), &[]);
-        let names: Vec<&str> = preview.entries.iter().map(|e| e.name.as_str()).collect();
-        let listed: Vec<&str> = view.report.skills.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, listed);
-        assert!(preview.text.contains(builtin::LOCATION_PREFIX));
-
-        // Opening folders afterwards leaves the builtin skills behind.
-        state.set_roots(Vec::new(), LintSession::default(), |_| None);
-        assert!(!state.is_builtin());
-        let catalog = runtime.block_on(catalog_session(&state)).expect("catalog");
-        assert!(!catalog.is_builtin());
-    }
-
-    #[test]
-    fn builtin_skills_are_linted_for_their_badges() {
-        let builtin = workspace::scan_builtin();
-        let linted = lint_builtin(&ProfileId::ALL);
-        assert_eq!(linted.files.len(), builtin.skills.len());
-        assert!(linted.files.iter().all(
-            |file| file.path.starts_with(builtin::LOCATION_PREFIX) && !file.verdicts.is_empty()
-        ));
-        // Links to files embedded with the skill are not reported missing.
-        assert!(
-            linted.files.iter().all(|file| file
-                .diagnostics
-                .iter()
-                .all(|diagnostic| diagnostic.rule != "link-target-missing")),
-            "{linted:?}"
-        );
-    }
 }

@@ -4,12 +4,10 @@
 use std::path::PathBuf;
 
 use serde::Deserialize;
-use skillforge_core::bundle::{
-    self, Client, ExportError, ExportReport, ExportRequest, LinkPolicy, Target,
-};
+use skillforge_core::bundle::{self, Client, ExportReport, ExportRequest, LinkPolicy, Target};
 use tauri::State;
 
-use crate::error::{AppError, ErrorCode};
+use crate::error::AppError;
 use crate::state::AppState;
 
 /// What the author chose in the export dialog.
@@ -43,7 +41,7 @@ pub async fn export_plan(
     choice: ExportChoice,
 ) -> Result<ExportReport, AppError> {
     let request = request(&state, choice)?;
-    crate::commands::blocking(move || bundle::plan(&request).map_err(export_error)).await
+    crate::commands::blocking(move || Ok(bundle::plan(&request)?)).await
 }
 
 /// Runs the export; errors in the skills block it and come back in the report, nothing half-written.
@@ -54,16 +52,11 @@ pub async fn export_run(
     choice: ExportChoice,
 ) -> Result<ExportReport, AppError> {
     let request = request(&state, choice)?;
-    crate::commands::blocking(move || bundle::export(&request).map_err(export_error)).await
+    crate::commands::blocking(move || Ok(bundle::export(&request)?)).await
 }
 
 fn request(state: &AppState, choice: ExportChoice) -> Result<ExportRequest, AppError> {
-    let roots = state.roots().as_slice().to_vec();
-    if roots.is_empty() {
-        return Err(AppError::invalid_input(
-            "the builtin skills cannot be exported from here; duplicate them into a workspace first",
-        ));
-    }
+    let roots = state.workspace().export_roots()?;
     let out = PathBuf::from(&choice.out);
     if !out.is_absolute() {
         return Err(AppError::invalid_input(format!(
@@ -82,25 +75,4 @@ fn request(state: &AppState, choice: ExportChoice) -> Result<ExportRequest, AppE
         force: choice.force,
         links: LinkPolicy::Refuse,
     })
-}
-
-fn export_error(error: ExportError) -> AppError {
-    use skillforge_core::bundle::DestinationError;
-    let code = match &error {
-        ExportError::Installed { .. } => ErrorCode::AlreadyInstalled,
-        ExportError::Foreign { .. }
-        | ExportError::Destination(DestinationError::NotAnExport(_)) => ErrorCode::NotReplaceable,
-        ExportError::Destination(DestinationError::Exists(_)) => ErrorCode::AlreadyExists,
-        ExportError::Workspace(_) | ExportError::Destination(_) | ExportError::Archive(_) => {
-            ErrorCode::Unreadable
-        }
-        ExportError::MissingClient
-        | ExportError::PackageName(_)
-        | ExportError::UnknownSkills { .. }
-        | ExportError::NoSkills => ErrorCode::InvalidInput,
-    };
-    AppError {
-        code,
-        message: error.to_string(),
-    }
 }

@@ -4,7 +4,6 @@
 //! nothing is remembered until it can be read); a file it cannot understand is kept under another name
 //! before a new list replaces it, so nothing the user had is lost silently.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -227,28 +226,11 @@ fn keep_aside(file: &Path) -> std::io::Result<PathBuf> {
     Err(std::io::Error::other("too many earlier copies"))
 }
 
-/// Writes a temporary file beside `file`, flushes it to disk and renames it over `file`.
+/// The one atomic write of the engine, for the app's own file.
 fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = file
-        .parent()
-        .ok_or_else(|| std::io::Error::other("the file has no folder"))?;
-    std::fs::create_dir_all(dir)?;
-    let temporary = dir.join(format!(".{RECENT_FILE}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut out = std::fs::File::create(&temporary)?;
-        out.write_all(bytes)?;
-        out.sync_all()?;
-        std::fs::rename(&temporary, file)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written?;
-    // The rename is durable once the folder is flushed; a failure here loses nothing already written.
-    if let Ok(folder) = std::fs::File::open(dir) {
-        let _ = folder.sync_all();
-    }
-    Ok(())
+    skillforge_core::fs::write::replace_file(file, bytes)
+        .map(drop)
+        .map_err(|error| std::io::Error::other(error.to_string()))
 }
 
 fn view(folders: &[String], problem: Option<String>) -> RecentList {

@@ -12,6 +12,7 @@ pub mod bundle;
 pub mod catalog;
 pub mod discovery;
 pub mod editor;
+pub mod error;
 pub mod frontmatter;
 pub mod fs;
 pub mod lint;

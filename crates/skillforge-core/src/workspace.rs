@@ -12,9 +12,23 @@ use crate::discovery::directory::absolute_root;
 use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey};
 use crate::skill::Skill;
 
-/// Why a workspace root cannot be opened.
+/// Why a workspace (or one of its roots) cannot be opened, or an operation on it cannot be done.
 #[derive(Debug, thiserror::Error)]
 pub enum WorkspaceError {
+    #[error("{}: {reason}", path.display())]
+    Overlaps { path: PathBuf, reason: String },
+    #[error("{}: not open in this workspace", .0.display())]
+    NotOpen(PathBuf),
+    #[error("{0}: the builtin skills are read-only; duplicate them into a folder to change them")]
+    ReadOnly(String),
+    #[error("{0}")]
+    Lint(String),
+    #[error(transparent)]
+    File(#[from] crate::fs::FileError),
+    #[error("{0}")]
+    Script(String),
+    #[error(transparent)]
+    Scaffold(#[from] crate::scaffold::ScaffoldError),
     #[error("{}: no such folder; check the path or create it", .0.display())]
     NotFound(PathBuf),
     #[error("{}: is a file, not a folder; open the folder that contains your skills", .0.display())]
@@ -139,6 +153,376 @@ fn report_from(survey: Survey, error: Option<String>) -> CatalogReport {
     }
 }
 
+/// What a workspace shows: the folders an author opened, or the builtin skills (read-only).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Builtin,
+    /// Absolute, checked roots in the order they were opened; never empty.
+    Folders(Vec<PathBuf>),
+}
+
+impl Source {
+    /// The folders given at start-up, or the builtin skills when none was.
+    pub fn from_paths(paths: Vec<PathBuf>) -> Source {
+        if paths.is_empty() {
+            Source::Builtin
+        } else {
+            Source::Folders(paths)
+        }
+    }
+}
+
+/// A workspace as the UI shows it.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct WorkspaceView {
+    /// The first opened folder, absolute; `None` for the builtin skills.
+    pub root: Option<String>,
+    /// Every opened folder in the order it was opened; empty for the builtin skills.
+    pub roots: Vec<RootView>,
+    /// A short name for the title bar.
+    pub label: String,
+    /// Whether the skills can be edited in place (the builtin skills cannot).
+    pub read_only: bool,
+    pub report: CatalogReport,
+}
+
+/// One opened folder: a top-level group of the tree.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RootView {
+    /// The folder, absolute.
+    pub path: String,
+    /// Its name.
+    pub label: String,
+}
+
+/// The open workspace: its source, the guarded file access to its roots, the lint snapshot of its
+/// SKILL.md files and, once read, every client's view of it. Every command of the app and the CLI
+/// works through one of these, so "builtin or folders?" is decided here only.
+#[derive(Debug)]
+pub struct Workspace {
+    source: Source,
+    roots: crate::fs::Roots,
+    lint: std::sync::Arc<crate::editor::LintSession>,
+    /// Read on the first preview and dropped when the files change.
+    catalog: std::sync::Mutex<Option<std::sync::Arc<crate::catalog::session::CatalogSession>>>,
+}
+
+impl Default for Workspace {
+    fn default() -> Self {
+        Workspace::builtin()
+    }
+}
+
+impl Workspace {
+    /// The builtin skills, read-only.
+    pub fn builtin() -> Workspace {
+        Workspace {
+            source: Source::Builtin,
+            roots: crate::fs::Roots::default(),
+            lint: Default::default(),
+            catalog: Default::default(),
+        }
+    }
+
+    /// Opens `source`: checks every root, reads the lint snapshot, and returns what discovery found.
+    pub fn open(source: Source) -> Result<(Workspace, CatalogReport), WorkspaceError> {
+        let roots = match source {
+            Source::Builtin => return Ok((Workspace::builtin(), scan_builtin())),
+            Source::Folders(roots) => roots
+                .iter()
+                .map(|root| check_root(root))
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        let report = scan(&roots)?;
+        let lint = crate::editor::LintSession::open(&roots)
+            .map_err(|error| WorkspaceError::Lint(error.to_string()))?;
+        let workspace = Workspace {
+            roots: crate::fs::Roots::new(roots.clone()),
+            source: Source::Folders(roots),
+            lint: std::sync::Arc::new(lint),
+            catalog: Default::default(),
+        };
+        Ok((workspace, report))
+    }
+
+    /// The same source read again (after its files changed).
+    pub fn reopen(&self) -> Result<(Workspace, CatalogReport), WorkspaceError> {
+        Workspace::open(self.source.clone())
+    }
+
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    pub fn is_builtin(&self) -> bool {
+        self.source == Source::Builtin
+    }
+
+    /// The open roots (none for the builtin skills).
+    pub fn roots(&self) -> &crate::fs::Roots {
+        &self.roots
+    }
+
+    /// The source after adding the folder `path` to this one (the builtin skills give way): refused when
+    /// it lies inside an open root or contains one, since its skills would then be found twice.
+    pub fn with_root(&self, path: &Path) -> Result<Source, WorkspaceError> {
+        let root = check_root(path)?;
+        let open = self.roots.as_slice();
+        if open.contains(&root) {
+            return Ok(Source::Folders(open.to_vec()));
+        }
+        if let Some(outer) = open.iter().find(|other| root.starts_with(other)) {
+            return Err(WorkspaceError::Overlaps {
+                reason: format!("already open as part of {}", outer.display()),
+                path: root,
+            });
+        }
+        if let Some(inner) = open.iter().find(|other| other.starts_with(&root)) {
+            return Err(WorkspaceError::Overlaps {
+                reason: format!(
+                    "contains the open folder {}; close it first, then open this one",
+                    inner.display()
+                ),
+                path: root,
+            });
+        }
+        let mut roots = open.to_vec();
+        roots.push(root);
+        Ok(Source::Folders(roots))
+    }
+
+    /// The source after closing the folder `path`; closing the last one shows the builtin skills.
+    pub fn without_root(&self, path: &Path) -> Result<Source, WorkspaceError> {
+        let open = self.roots.as_slice();
+        if !open.iter().any(|other| other == path) {
+            return Err(WorkspaceError::NotOpen(path.to_path_buf()));
+        }
+        Ok(Source::from_paths(
+            open.iter()
+                .filter(|other| *other != path)
+                .cloned()
+                .collect(),
+        ))
+    }
+
+    /// What the UI shows for this workspace with `report`.
+    pub fn view(&self, report: CatalogReport) -> WorkspaceView {
+        let roots: Vec<RootView> = self
+            .roots
+            .as_slice()
+            .iter()
+            .map(|root| RootView {
+                path: root.display().to_string(),
+                label: root_label(root),
+            })
+            .collect();
+        let label = if self.is_builtin() {
+            "Builtin skills".to_string()
+        } else {
+            roots
+                .iter()
+                .map(|root| root.label.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        WorkspaceView {
+            root: roots.first().map(|root| root.path.clone()),
+            roots,
+            label,
+            read_only: self.is_builtin(),
+            report,
+        }
+    }
+
+    /// A text file of the workspace exactly as it is (an embedded one for a builtin location).
+    pub fn read_file(&self, path: &str) -> Result<crate::fs::TextFile, WorkspaceError> {
+        if path.starts_with(crate::builtin::LOCATION_PREFIX) {
+            let text = crate::builtin::file_text(path)
+                .ok_or_else(|| crate::fs::FileError::NotFound(PathBuf::from(path)))?;
+            return Ok(crate::fs::TextFile {
+                text: text.to_string(),
+                fingerprint: crate::fs::Fingerprint::of(text.as_bytes()),
+            });
+        }
+        Ok(self.roots.read_text(Path::new(path))?)
+    }
+
+    /// Saves a file of the workspace atomically; `guard` says what it may replace.
+    pub fn save_file(
+        &self,
+        path: &str,
+        text: &str,
+        guard: &crate::fs::SaveGuard,
+    ) -> Result<crate::fs::Fingerprint, WorkspaceError> {
+        if path.starts_with(crate::builtin::LOCATION_PREFIX) {
+            return Err(WorkspaceError::ReadOnly(path.to_string()));
+        }
+        let saved = self.roots.write_text(Path::new(path), text, guard)?;
+        // The catalog previews read saved files from their snapshot; it is stale now.
+        self.forget_catalog();
+        Ok(saved)
+    }
+
+    /// Renders the body of the SKILL.md at `path` (given as the editor's current text); links are
+    /// checked against the skill's folder, embedded or on disk.
+    pub fn render_preview(
+        &self,
+        path: &str,
+        text: &str,
+    ) -> Result<crate::preview::Preview, WorkspaceError> {
+        if let Some(folder) = path
+            .strip_prefix(crate::builtin::LOCATION_PREFIX)
+            .map(|relative| relative.strip_suffix("SKILL.md").unwrap_or(relative))
+        {
+            return Ok(crate::preview::render(text, &EmbeddedFolder(folder)));
+        }
+        let path = Path::new(path);
+        if !self.roots.contains(path) {
+            return Err(crate::fs::FileError::OutsideRoots(path.to_path_buf()).into());
+        }
+        let folder = path.parent().unwrap_or(path);
+        Ok(crate::preview::render(
+            text,
+            &crate::preview::SkillFolder(folder),
+        ))
+    }
+
+    /// The lint snapshot, for the editor's buffers.
+    pub fn lint_session(&self) -> std::sync::Arc<crate::editor::LintSession> {
+        self.lint.clone()
+    }
+
+    /// Every SKILL.md of the workspace linted, for the tree's badges and the problems list.
+    pub fn lint_all(&self, profiles: &[crate::lint::ProfileId]) -> crate::editor::WorkspaceLint {
+        match self.source {
+            Source::Builtin => lint_builtin(profiles),
+            Source::Folders(_) => self
+                .lint
+                .lint_workspace(&std::collections::HashMap::new(), profiles),
+        }
+    }
+
+    /// Every client's view of the workspace, read once until the files change.
+    pub fn catalog(&self) -> std::sync::Arc<crate::catalog::session::CatalogSession> {
+        use crate::catalog::session::CatalogSession;
+        if let Some(catalog) = self.catalog.lock().ok().and_then(|cached| cached.clone()) {
+            return catalog;
+        }
+        let catalog = std::sync::Arc::new(match self.source {
+            Source::Builtin => CatalogSession::builtin(),
+            Source::Folders(ref roots) => CatalogSession::open(roots),
+        });
+        if let Ok(mut cached) = self.catalog.lock() {
+            *cached = Some(catalog.clone());
+        }
+        catalog
+    }
+
+    /// Drops the catalog snapshot (the files changed).
+    pub fn forget_catalog(&self) {
+        if let Ok(mut cached) = self.catalog.lock() {
+            *cached = None;
+        }
+    }
+
+    /// Scaffolds a new skill in the folder `parent` of the workspace.
+    pub fn create_skill(
+        &self,
+        parent: &Path,
+        name: &str,
+        options: crate::scaffold::ScaffoldOptions,
+    ) -> Result<PathBuf, WorkspaceError> {
+        Ok(crate::scaffold::create_skill(
+            &self.roots,
+            parent,
+            name,
+            options,
+        )?)
+    }
+
+    /// The model script at `path`, a file of the workspace.
+    pub fn script(
+        &self,
+        path: &Path,
+    ) -> Result<Vec<crate::agent::script::ScriptStep>, WorkspaceError> {
+        let file = self.roots.read_text(path)?;
+        crate::agent::script::parse_script(&file.text)
+            .map_err(|error| WorkspaceError::Script(error.to_string()))
+    }
+
+    /// Saves trigger queries beside the skill at `skill_path` as `evals/evals.json`.
+    pub fn save_trigger_queries(
+        &self,
+        skill_path: &Path,
+        queries: &[crate::agent::triggers::EvalQuery],
+        guard: &crate::fs::SaveGuard,
+    ) -> Result<crate::agent::evals::SavedEvals, WorkspaceError> {
+        Ok(crate::agent::evals::save_trigger_evals(
+            &self.roots,
+            skill_path,
+            queries,
+            guard,
+        )?)
+    }
+
+    /// An export of the workspace's skills: only folders can be exported.
+    pub fn export_roots(&self) -> Result<Vec<PathBuf>, WorkspaceError> {
+        match &self.source {
+            Source::Builtin => Err(WorkspaceError::ReadOnly("export".to_string())),
+            Source::Folders(roots) => Ok(roots.clone()),
+        }
+    }
+}
+
+/// A short name for a root: its folder name, or the whole path for `/`.
+pub fn root_label(root: &Path) -> String {
+    root.file_name().map_or_else(
+        || root.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    )
+}
+
+/// Bundled files of a builtin skill, looked up in the embedded copy.
+struct EmbeddedFolder<'a>(&'a str);
+
+impl crate::preview::BundledFiles for EmbeddedFolder<'_> {
+    fn exists(&self, relative: &Path) -> bool {
+        crate::builtin::is_embedded(&format!("{}{}", self.0, relative.display()))
+    }
+}
+
+/// The builtin skills linted one by one, as the editor lints them when one is opened.
+fn lint_builtin(profiles: &[crate::lint::ProfileId]) -> crate::editor::WorkspaceLint {
+    use crate::lint::Severity;
+    let session = crate::editor::LintSession::default();
+    let files = scan_builtin()
+        .skills
+        .into_iter()
+        .filter_map(|skill| {
+            let text = crate::builtin::file_text(&skill.location)?;
+            // Linked files are looked up among the embedded ones.
+            let lint = session.lint_buffer(Path::new(&skill.location), text, profiles);
+            let count = |severity| {
+                lint.diagnostics
+                    .iter()
+                    .filter(|diagnostic| diagnostic.severity == severity)
+                    .count() as u32
+            };
+            Some(crate::editor::FileLint {
+                path: skill.location,
+                errors: count(Severity::Error),
+                warnings: count(Severity::Warning),
+                infos: count(Severity::Info),
+                diagnostics: lint.diagnostics,
+                verdicts: lint.verdicts,
+            })
+        })
+        .collect();
+    crate::editor::WorkspaceLint { files }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +566,158 @@ mod tests {
         let error =
             scan(&[PathBuf::from("/nonexistent/skillforge/root")]).map_err(|e| e.to_string());
         assert!(matches!(error, Err(message) if message.contains("no such folder")));
+    }
+
+    fn write_skill(root: &Path, folder: &str, name: &str) {
+        write(
+            &root.join(folder).join("SKILL.md"),
+            &format!(
+                "---\nname: {name}\ndescription: Checks {name}. Use when checking.\n---\n# {name}\n"
+            ),
+        );
+    }
+
+    fn folders(roots: &[&Path]) -> Source {
+        Source::Folders(roots.iter().map(|root| root.to_path_buf()).collect())
+    }
+
+    #[test]
+    fn several_roots_are_scanned_and_linted_together() {
+        let first = tempfile::tempdir().expect("temporary directory");
+        let second = tempfile::tempdir().expect("temporary directory");
+        write_skill(first.path(), "alpha", "alpha");
+        write_skill(first.path(), "same", "same");
+        write_skill(second.path(), "beta", "beta");
+        write_skill(second.path(), "same", "same");
+        let (workspace, report) =
+            Workspace::open(folders(&[first.path(), second.path()])).expect("open");
+        let names: Vec<&str> = report
+            .skills
+            .iter()
+            .map(|skill| skill.name.as_str())
+            .collect();
+        assert_eq!(names, ["alpha", "beta", "same", "same"]);
+        // nagents reads the roots in order: the second root's `same` is the duplicate that fails it.
+        assert_eq!(report.duplicates.len(), 1);
+        assert!(report.duplicates[0]
+            .location
+            .starts_with(&second.path().display().to_string()));
+        assert!(report.error.is_some());
+        let linted = workspace.lint_all(&[crate::lint::ProfileId::Nagents]);
+        assert_eq!(linted.files.len(), 4);
+        let flagged: Vec<&str> = linted
+            .files
+            .iter()
+            .filter(|file| {
+                file.diagnostics
+                    .iter()
+                    .any(|diagnostic| diagnostic.rule == "duplicate-skill-name")
+            })
+            .map(|file| file.path.as_str())
+            .collect();
+        assert!(!flagged.is_empty(), "{linted:?}");
+        assert!(flagged.iter().all(|path| path.ends_with("same/SKILL.md")));
+        let view = workspace.view(report);
+        assert_eq!(view.roots.len(), 2);
+        assert_eq!(view.root.as_deref(), Some(view.roots[0].path.as_str()));
+        assert!(!view.read_only);
+    }
+
+    #[test]
+    fn the_builtin_workspace_reads_the_embedded_skills_and_writes_nothing() {
+        let (workspace, report) = Workspace::open(Source::Builtin).expect("builtin");
+        let catalog = workspace.catalog();
+        assert!(catalog.is_builtin());
+        let preview = catalog.preview(
+            crate::catalog::listing::CatalogDialect::Nagents,
+            &crate::catalog::listing::CatalogLimits::default(),
+            &[],
+        );
+        let names: Vec<&str> = preview.entries.iter().map(|e| e.name.as_str()).collect();
+        let listed: Vec<&str> = report.skills.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, listed);
+        assert!(preview.text.contains(crate::builtin::LOCATION_PREFIX));
+        let location = &report.skills[0].location;
+        let file = workspace.read_file(location).expect("embedded file");
+        assert!(file.text.starts_with("---"));
+        let saved = workspace.save_file(location, "x", &crate::fs::SaveGuard::Overwrite);
+        assert!(
+            matches!(saved, Err(WorkspaceError::ReadOnly(_))),
+            "{saved:?}"
+        );
+        let count = listed.len();
+        assert!(workspace.view(report.clone()).read_only);
+        // Linted one by one for the tree's badges; links to embedded files are not reported missing.
+        let linted = workspace.lint_all(&crate::lint::ProfileId::ALL);
+        assert_eq!(linted.files.len(), count);
+        assert!(linted.files.iter().all(|file| {
+            file.path.starts_with(crate::builtin::LOCATION_PREFIX) && !file.verdicts.is_empty()
+        }));
+        assert!(
+            linted.files.iter().all(|file| file
+                .diagnostics
+                .iter()
+                .all(|diagnostic| diagnostic.rule != "link-target-missing")),
+            "{linted:?}"
+        );
+    }
+
+    #[test]
+    fn adding_a_root_keeps_order_and_refuses_overlaps() {
+        let temp = tempfile::tempdir().expect("temporary directory");
+        for folder in ["a/nested", "b", "c", "ab"] {
+            std::fs::create_dir_all(temp.path().join(folder)).expect("mkdir");
+        }
+        let path = |name: &str| temp.path().join(name);
+        let (workspace, _) = Workspace::open(folders(&[&path("a"), &path("b")])).expect("open");
+        assert_eq!(
+            workspace.with_root(&path("c")).expect("added"),
+            Source::Folders(vec![path("a"), path("b"), path("c")])
+        );
+        assert_eq!(
+            workspace.with_root(&path("b")).expect("same"),
+            Source::Folders(vec![path("a"), path("b")])
+        );
+        let inside = workspace.with_root(&path("a/nested")).expect_err("nested");
+        assert!(
+            inside.to_string().contains("already open as part of"),
+            "{inside}"
+        );
+        assert_eq!(
+            crate::error::Coded::code(&inside),
+            crate::error::ErrorCode::InvalidInput
+        );
+        assert!(
+            workspace.with_root(temp.path()).is_err(),
+            "contains an open root"
+        );
+        // A sibling whose name merely starts like an open root is not inside it.
+        assert!(workspace.with_root(&path("ab")).is_ok());
+        // The builtin skills give way to the first folder.
+        assert_eq!(
+            Workspace::builtin().with_root(&path("c")).expect("first"),
+            Source::Folders(vec![path("c")])
+        );
+    }
+
+    #[test]
+    fn closing_the_last_root_shows_the_builtin_skills() {
+        let first = tempfile::tempdir().expect("temporary directory");
+        let second = tempfile::tempdir().expect("temporary directory");
+        let (workspace, _) =
+            Workspace::open(folders(&[first.path(), second.path()])).expect("open");
+        assert_eq!(
+            workspace.without_root(first.path()).expect("closed"),
+            folders(&[second.path()])
+        );
+        let not_open = workspace
+            .without_root(Path::new("/nowhere"))
+            .expect_err("not open");
+        assert!(matches!(not_open, WorkspaceError::NotOpen(_)));
+        let (alone, _) = Workspace::open(folders(&[first.path()])).expect("open");
+        assert_eq!(
+            alone.without_root(first.path()).expect("closed"),
+            Source::Builtin
+        );
     }
 }

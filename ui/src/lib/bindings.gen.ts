@@ -59,10 +59,7 @@ export const commands = {
 	editBuffer: (id: number, version: number, changes: EditorEdit[], profiles: ProfileId[]) => typedError<BufferReply, AppError>(__TAURI_INVOKE("edit_buffer", { id, version, changes, profiles })),
 	/**  Forgets buffer `id` (the file was closed). */
 	closeBuffer: (id: number) => typedError<null, AppError>(__TAURI_INVOKE("close_buffer", { id })),
-	/**
-	 *  Lints every SKILL.md of the open workspace (or the builtin skills when they are shown), for the
-	 *  tree's badges and the problems list.
-	 */
+	/**  Lints every SKILL.md of the open workspace, for the tree's badges and the problems list. */
 	lintWorkspace: (profiles: ProfileId[]) => typedError<WorkspaceLint, AppError>(__TAURI_INVOKE("lint_workspace", { profiles })),
 	/**  A rule's documentation (by name or code) as sanitised HTML. */
 	ruleDocumentation: (rule: string) => typedError<Preview, AppError>(__TAURI_INVOKE("rule_documentation", { rule })),
@@ -354,7 +351,7 @@ export type EditorFix = {
 	edits: EditorEdit[],
 };
 
-/**  What kind of failure the UI is looking at. */
+/**  The kinds of failure an author can meet. */
 export type ErrorCode = 
 /**  The path does not exist. */
 "not_found" | 
@@ -376,7 +373,9 @@ export type ErrorCode =
 "not_replaceable" | 
 /**  The input is not acceptable (e.g. a skill name that breaks the naming rules). */
 "invalid_input" | 
-/**  Something failed inside the app itself. */
+/**  The workspace cannot be changed (the builtin skills are read-only). */
+"read_only" | 
+/**  Something failed inside the program itself. */
 "internal";
 
 /**  One eval query. */
@@ -431,7 +430,7 @@ export type FileLint = {
 	verdicts: Verdict[],
 };
 
-/**  A short, stable digest of a file's bytes, used to notice edits made outside the app. */
+/**  A short, stable digest of a file's bytes, used to notice edits made elsewhere. */
 export type Fingerprint = string;
 
 /**  What a link in the body points at, as the preview marks it. */

@@ -51,6 +51,7 @@ const ERROR_TITLES: Record<ErrorCode, string> = {
   invalid_input: "Not accepted",
   already_installed: "Installed before",
   not_replaceable: "Never replaced",
+  read_only: "Read-only",
   internal: "Something went wrong",
 };
 

@@ -422,6 +422,17 @@ fn temporary_file(
     Err(Errno::EXIST.into())
 }
 
+/// Replaces the file at `path` (a file of the program's own, such as its settings, not one of the
+/// author's) atomically with `bytes`, creating its folder if needed: the same write, guarded by nothing.
+pub fn replace_file(path: &std::path::Path, bytes: &[u8]) -> Result<Identity, WriteError> {
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(WriteError::NotRegular(FileType::Directory));
+    };
+    std::fs::create_dir_all(folder)?;
+    let directory = open::root_directory(folder)?;
+    replace_at(&directory, name, bytes, &Expect::Anything)
+}
+
 /// What a write may replace after `read`: the same file, unchanged since then.
 pub fn expect_read(read: &read::Read) -> Expect {
     Expect::Content {
@@ -624,7 +635,7 @@ mod tests {
             let Ok(read) = read::regular_at(&descriptor, "SKILL.md", Limit::SKILL_FILE) else {
                 continue;
             };
-            let outcome = replace_at(
+            let _ = replace_at(
                 &descriptor,
                 OsStr::new("SKILL.md"),
                 &read.bytes,
