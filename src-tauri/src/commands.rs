@@ -278,7 +278,7 @@ pub async fn lint_buffer(
     text: String,
     profiles: Vec<ProfileId>,
 ) -> Result<BufferLint, AppError> {
-    let session = state.workspace().lint_session();
+    let session = state.workspace().lint_session()?;
     blocking(move || Ok(session.lint_buffer(&PathBuf::from(path), &text, &profiles))).await
 }
 
@@ -304,7 +304,7 @@ pub async fn open_buffer(
     profiles: Vec<ProfileId>,
 ) -> Result<BufferReply, AppError> {
     let started = std::time::Instant::now();
-    let session = state.workspace().lint_session();
+    let session = state.workspace().lint_session()?;
     let (id, buffer) = buffers.open(PathBuf::from(path), text);
     blocking(move || {
         let mut buffer = lock_buffer(&buffer)?;
@@ -337,7 +337,7 @@ pub async fn edit_buffer(
         let message = format!("no open buffer {id}");
         return Ok(buffer_reply(id, BufferAnswer::Resend { message }, started));
     };
-    let session = state.workspace().lint_session();
+    let session = state.workspace().lint_session()?;
     blocking(move || {
         let mut buffer = lock_buffer(&buffer)?;
         let answer = session.edit_open_buffer(&mut buffer, version, &changes, &profiles);
@@ -377,7 +377,7 @@ pub async fn lint_workspace(
     profiles: Vec<ProfileId>,
 ) -> Result<WorkspaceLint, AppError> {
     let workspace = state.workspace();
-    let linted = blocking(move || Ok(workspace.lint_all(&profiles))).await;
+    let linted = blocking(move || Ok(workspace.lint_all(&profiles)?)).await;
     state::release_freed_memory_soon();
     linted
 }

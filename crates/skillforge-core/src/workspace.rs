@@ -204,7 +204,8 @@ pub struct RootView {
 pub struct Workspace {
     source: Source,
     roots: crate::fs::Roots,
-    lint: std::sync::Arc<crate::editor::LintSession>,
+    /// The SKILL.md files as last read, linted with unsaved buffers swapped in; read when first needed.
+    lint: std::sync::OnceLock<Result<std::sync::Arc<crate::editor::LintSession>, String>>,
     /// Read on the first preview and dropped when the files change.
     catalog: std::sync::Mutex<Option<std::sync::Arc<crate::catalog::session::CatalogSession>>>,
 }
@@ -221,29 +222,34 @@ impl Workspace {
         Workspace {
             source: Source::Builtin,
             roots: crate::fs::Roots::default(),
-            lint: Default::default(),
+            lint: std::sync::OnceLock::from(Ok(Default::default())),
             catalog: Default::default(),
         }
     }
 
-    /// Opens `source`: checks every root, reads the lint snapshot, and returns what discovery found.
-    pub fn open(source: Source) -> Result<(Workspace, CatalogReport), WorkspaceError> {
-        let roots = match source {
-            Source::Builtin => return Ok((Workspace::builtin(), scan_builtin())),
-            Source::Folders(roots) => roots
-                .iter()
-                .map(|root| check_root(root))
-                .collect::<Result<Vec<_>, _>>()?,
-        };
-        let report = scan(&roots)?;
-        let lint = crate::editor::LintSession::open(&roots)
-            .map_err(|error| WorkspaceError::Lint(error.to_string()))?;
-        let workspace = Workspace {
+    /// The folders `paths`, each checked to be a readable folder; nothing is read from them yet.
+    pub fn folders(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
+        let roots = paths
+            .iter()
+            .map(|root| check_root(root))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Workspace {
             roots: crate::fs::Roots::new(roots.clone()),
             source: Source::Folders(roots),
-            lint: std::sync::Arc::new(lint),
+            lint: std::sync::OnceLock::new(),
             catalog: Default::default(),
+        })
+    }
+
+    /// Opens `source` as the app shows it: checks every root, reads the lint snapshot, and returns what
+    /// discovery found.
+    pub fn open(source: Source) -> Result<(Workspace, CatalogReport), WorkspaceError> {
+        let workspace = match source {
+            Source::Builtin => return Ok((Workspace::builtin(), scan_builtin())),
+            Source::Folders(paths) => Workspace::folders(&paths)?,
         };
+        let report = scan(workspace.roots.as_slice())?;
+        workspace.lint_session()?;
         Ok((workspace, report))
     }
 
@@ -389,19 +395,31 @@ impl Workspace {
         ))
     }
 
-    /// The lint snapshot, for the editor's buffers.
-    pub fn lint_session(&self) -> std::sync::Arc<crate::editor::LintSession> {
-        self.lint.clone()
+    /// The lint snapshot, for the editor's buffers: every SKILL.md and the `skillforge.toml`, read once.
+    pub fn lint_session(
+        &self,
+    ) -> Result<std::sync::Arc<crate::editor::LintSession>, WorkspaceError> {
+        self.lint
+            .get_or_init(|| {
+                crate::editor::LintSession::open(self.roots.as_slice())
+                    .map(std::sync::Arc::new)
+                    .map_err(|error| error.to_string())
+            })
+            .clone()
+            .map_err(WorkspaceError::Lint)
     }
 
     /// Every SKILL.md of the workspace linted, for the tree's badges and the problems list.
-    pub fn lint_all(&self, profiles: &[crate::lint::ProfileId]) -> crate::editor::WorkspaceLint {
-        match self.source {
+    pub fn lint_all(
+        &self,
+        profiles: &[crate::lint::ProfileId],
+    ) -> Result<crate::editor::WorkspaceLint, WorkspaceError> {
+        Ok(match self.source {
             Source::Builtin => lint_builtin(profiles),
             Source::Folders(_) => self
-                .lint
+                .lint_session()?
                 .lint_workspace(&std::collections::HashMap::new(), profiles),
-        }
+        })
     }
 
     /// Every client's view of the workspace, read once until the files change.
@@ -603,7 +621,9 @@ mod tests {
             .location
             .starts_with(&second.path().display().to_string()));
         assert!(report.error.is_some());
-        let linted = workspace.lint_all(&[crate::lint::ProfileId::Nagents]);
+        let linted = workspace
+            .lint_all(&[crate::lint::ProfileId::Nagents])
+            .expect("lint");
         assert_eq!(linted.files.len(), 4);
         let flagged: Vec<&str> = linted
             .files
@@ -648,7 +668,9 @@ mod tests {
         let count = listed.len();
         assert!(workspace.view(report.clone()).read_only);
         // Linted one by one for the tree's badges; links to embedded files are not reported missing.
-        let linted = workspace.lint_all(&crate::lint::ProfileId::ALL);
+        let linted = workspace
+            .lint_all(&crate::lint::ProfileId::ALL)
+            .expect("lint");
         assert_eq!(linted.files.len(), count);
         assert!(linted.files.iter().all(|file| {
             file.path.starts_with(crate::builtin::LOCATION_PREFIX) && !file.verdicts.is_empty()

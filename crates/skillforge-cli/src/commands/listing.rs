@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits};
 use skillforge_core::catalog::session::CatalogSession;
-use skillforge_core::workspace::check_root;
+use skillforge_core::workspace::Workspace;
 
 use crate::exit::Exit;
 
@@ -36,12 +36,8 @@ fn parse_dialect(text: &str) -> Result<CatalogDialect, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let roots = args
-        .roots
-        .iter()
-        .map(|root| check_root(root))
-        .collect::<Result<Vec<_>, _>>()?;
-    let session = CatalogSession::open(&roots);
+    let workspace = Workspace::folders(&args.roots)?;
+    let session = workspace.catalog();
     let limits = CatalogLimits {
         manifest_tokens: args.manifest_tokens,
         context_window: args.context_window,
