@@ -50,6 +50,7 @@ bench:
 	bench/run.sh
 	bench/simulate.sh
 	bench/lint.sh
+	bench/lint-output.sh
 	bench/preview.sh
 
 ## bench-app: timings in the real window (keystroke to squiggles, previews over 5,000 skills); slow

@@ -18,6 +18,14 @@ pub enum ConfigError {
     /// Read as any file the user hands a command: a regular file within [`Limit::INPUT`].
     #[error(transparent)]
     Read(#[from] InputTextError),
+    /// A discovered `skillforge.toml` that is a link out of the repository (or the linted folder):
+    /// never opened, so nothing outside is read on the strength of a file inside.
+    #[error("{}: is a symbolic link to {}, outside {}; not read (pass it with --config to use it)", .path.display(), .target.display(), .boundary.display())]
+    Outside {
+        path: PathBuf,
+        target: PathBuf,
+        boundary: PathBuf,
+    },
     #[error("{path}:{line}: {message}")]
     Invalid {
         path: String,
@@ -131,13 +139,69 @@ impl Config {
         for current in folder.ancestors() {
             let candidate = current.join(FILE_NAME);
             if std::fs::symlink_metadata(&candidate).is_ok() {
-                return Config::load(&candidate).map(Some);
+                return Config::load_beneath(&boundary, current, &candidate).map(Some);
             }
             if current == boundary {
                 break;
             }
         }
         Ok(None)
+    }
+
+    /// Reads the discovered `candidate` in `folder` the way lint reads a SKILL.md: opened beneath
+    /// `boundary` without following links, a link resolved only when its target stays inside.
+    fn load_beneath(
+        boundary: &Path,
+        folder: &Path,
+        candidate: &Path,
+    ) -> Result<Config, ConfigError> {
+        use crate::fs::open;
+        use crate::fs::read::{regular_at, InputError, ReadError};
+        use std::ffi::OsString;
+        let fail = |source: ReadError| {
+            ConfigError::Read(InputTextError::Read(InputError {
+                path: candidate.to_path_buf(),
+                source,
+            }))
+        };
+        let here: Vec<OsString> = folder
+            .strip_prefix(boundary)
+            .unwrap_or(Path::new(""))
+            .components()
+            .map(|component| component.as_os_str().to_os_string())
+            .collect();
+        let root = open::root_directory(boundary).map_err(|errno| fail(ReadError::Io(errno)))?;
+        let beneath = |names: &[OsString]| {
+            open::directory_beneath(&root, names.iter().map(OsString::as_os_str))
+                .map_err(|(errno, _)| fail(ReadError::from_open(errno)))
+        };
+        let directory = beneath(&here)?;
+        let (directory, name) = if open::is_symlink_at(&directory, FILE_NAME) {
+            let target = open::link_target_at(&directory, FILE_NAME)
+                .map_err(|errno| fail(ReadError::Io(errno)))?;
+            let target = PathBuf::from(target);
+            let Some(mut names) = crate::fs::walk::resolve_beneath(boundary, &here, &target) else {
+                return Err(ConfigError::Outside {
+                    path: candidate.to_path_buf(),
+                    target,
+                    boundary: boundary.to_path_buf(),
+                });
+            };
+            let Some(name) = names.pop() else {
+                return Err(fail(ReadError::NotRegular(rustix::fs::FileType::Directory)));
+            };
+            (beneath(&names)?, name)
+        } else {
+            (directory, OsString::from(FILE_NAME))
+        };
+        let read = regular_at(&directory, name.as_os_str(), Limit::INPUT).map_err(fail)?;
+        let text = String::from_utf8(read.bytes).map_err(|error| {
+            ConfigError::Read(InputTextError::NotUtf8 {
+                path: candidate.to_path_buf(),
+                offset: error.utf8_error().valid_up_to(),
+            })
+        })?;
+        Config::parse(&text, candidate)
     }
 
     /// Reads and parses one configuration file (a regular file of bounded size).
@@ -230,6 +294,52 @@ mod tests {
         );
         let bad = Config::parse("[rules]\nSF999 = \"off\"\n", Path::new("x.toml")).err();
         assert!(bad.is_some_and(|error| error.to_string().contains(":2:")));
+    }
+
+    #[test]
+    fn a_discovered_config_linking_out_of_the_repository_is_never_read() {
+        let Ok(temporary) = tempfile::tempdir() else {
+            panic!("temporary directory");
+        };
+        let Ok(top) = std::fs::canonicalize(temporary.path()) else {
+            panic!("canonical temporary directory");
+        };
+        let repository = top.join("repository");
+        let skills = repository.join("skills");
+        let created = std::fs::create_dir_all(repository.join(".git"))
+            .and_then(|()| std::fs::create_dir_all(&skills))
+            .and_then(|()| std::fs::write(top.join("secret.toml"), "SECRET_KEY = 1\n"))
+            .and_then(|()| std::fs::write(repository.join("real.toml"), "profiles = [\"spec\"]\n"))
+            .and_then(|()| {
+                std::os::unix::fs::symlink(top.join("secret.toml"), skills.join(FILE_NAME))
+            });
+        assert!(created.is_ok(), "{created:?}");
+
+        let error = Config::discover(&skills)
+            .err()
+            .map(|error| error.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some(
+                format!(
+                    "{}: is a symbolic link to {}, outside {}; not read (pass it with --config to use it)",
+                    skills.join(FILE_NAME).display(),
+                    top.join("secret.toml").display(),
+                    repository.display()
+                )
+                .as_str()
+            )
+        );
+
+        // A link that stays inside the repository is followed.
+        let relinked = std::fs::remove_file(skills.join(FILE_NAME))
+            .and_then(|()| std::os::unix::fs::symlink("../real.toml", skills.join(FILE_NAME)));
+        assert!(relinked.is_ok(), "{relinked:?}");
+        let config = Config::discover(&skills);
+        assert!(
+            matches!(&config, Ok(Some(config)) if config.profiles == [ProfileId::Spec]),
+            "{config:?}"
+        );
     }
 
     #[test]

@@ -1,0 +1,149 @@
+//! Links out of the linted folder: reported by name, never opened, never written through.
+
+use std::os::unix::fs::MetadataExt;
+
+use super::{
+    crlf_skill_text, mkdir, read, skill_text, skillforge, summary_line, symlink, temporary, write,
+};
+
+/// Lines of /etc/passwd that must never reach the output (every system has root's).
+fn passwd_lines() -> Vec<String> {
+    let text = String::from_utf8_lossy(&read(std::path::Path::new("/etc/passwd"))).into_owned();
+    let lines: Vec<String> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(str::to_string)
+        .collect();
+    assert!(
+        lines.iter().any(|line| line.starts_with("root:x:0:0")),
+        "/etc/passwd has no root line to look for"
+    );
+    lines
+}
+
+#[test]
+fn a_skill_md_linking_to_etc_passwd_is_named_and_never_printed() {
+    let temp = temporary();
+    mkdir(&temp.path.join("t/x"));
+    symlink("/etc/passwd", &temp.path.join("t/x/SKILL.md"));
+    let secrets = passwd_lines();
+
+    for (path, boundary) in [("t", "t"), ("t/x/SKILL.md", "t/x")] {
+        let run = skillforge(&temp.path, &["lint", path, "--no-config"]);
+        assert_eq!(run.code, 2, "lint {path}: {run:?}");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "error: t/x/SKILL.md: is a symbolic link to /etc/passwd, outside {}; not linted\n",
+                temp.path.join(boundary).display()
+            ),
+            "lint {path}"
+        );
+        assert_eq!(
+            summary_line(&run.stdout),
+            "0 errors, 0 warnings, 0 infos in 0 files; 0 fixable with --fix, 0 more with --unsafe-fixes.",
+            "lint {path}"
+        );
+        for line in &secrets {
+            assert!(
+                !run.all().contains(line.as_str()),
+                "lint {path} printed {line:?}"
+            );
+        }
+        // The fields alone, in case a report reformats the line.
+        assert!(!run.all().contains("root:x:0:0"), "lint {path}: {run:?}");
+    }
+}
+
+#[test]
+fn a_linked_skill_folder_outside_is_noted_and_its_text_never_shown() {
+    let temp = temporary();
+    let marker = "MARKER-7f3a91-never-printed";
+    write(
+        &temp.path.join("outside/planted/SKILL.md"),
+        format!("---\nname: planted\ndescription: {marker}. Use when asked.\n---\n{marker}\n"),
+    );
+    write(&temp.path.join("t/real/SKILL.md"), skill_text("real"));
+    symlink(
+        temp.path.join("outside/planted"),
+        &temp.path.join("t/planted"),
+    );
+
+    for format in ["text", "json", "sarif", "github"] {
+        let run = skillforge(
+            &temp.path,
+            &["lint", "t", "--no-config", "--format", format],
+        );
+        assert_eq!(run.code, 0, "{format}: {run:?}");
+        assert!(!run.all().contains(marker), "{format}: {run:?}");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "note: t/planted: is a symbolic link to {}, outside {}; not followed\n",
+                temp.path.join("outside/planted").display(),
+                temp.path.join("t").display()
+            ),
+            "{format}"
+        );
+    }
+    let run = skillforge(&temp.path, &["lint", "t", "--no-config"]);
+    assert!(
+        run.stdout
+            .ends_with("in 1 files; 0 fixable with --fix, 0 more with --unsafe-fixes.\n"),
+        "{run:?}"
+    );
+
+    // Linting the link itself is the user's choice of folder: it is read, as named.
+    let run = skillforge(&temp.path, &["lint", "t/planted", "--no-config"]);
+    assert!(run.all().contains("t/planted/SKILL.md"), "{run:?}");
+}
+
+#[test]
+fn fix_never_writes_through_a_link_to_a_file_outside() {
+    let temp = temporary();
+    let outside = temp.path.join("outside/crlf.md");
+    let original = crlf_skill_text("y");
+    write(&outside, &original);
+    // A modification time far in the past, so any rewrite shows even on a coarse clock.
+    let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    let set = std::fs::File::options()
+        .write(true)
+        .open(&outside)
+        .and_then(|file| file.set_modified(old));
+    assert!(set.is_ok(), "{set:?}");
+    let before = std::fs::metadata(&outside)
+        .map(|metadata| (metadata.ino(), metadata.mtime()))
+        .ok();
+    mkdir(&temp.path.join("t/y"));
+    symlink(&outside, &temp.path.join("t/y/SKILL.md"));
+    // A fixable skill beside it, so the run does write something.
+    write(&temp.path.join("t/z/SKILL.md"), crlf_skill_text("z"));
+
+    let run = skillforge(&temp.path, &["lint", "--fix", "t", "--no-config"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: t/y/SKILL.md: is a symbolic link to {}, outside {}; not linted\n",
+            outside.display(),
+            temp.path.join("t").display()
+        )
+    );
+    assert!(
+        run.stdout.contains("Applied 1 fixes in 1 files."),
+        "{run:?}"
+    );
+    assert_eq!(
+        read(&temp.path.join("t/z/SKILL.md")),
+        skill_text("z").as_bytes()
+    );
+    assert_eq!(read(&outside), original.as_bytes());
+    let after = std::fs::metadata(&outside)
+        .map(|metadata| (metadata.ino(), metadata.mtime()))
+        .ok();
+    assert_eq!(before, after);
+    assert_eq!(after.map(|(_, mtime)| mtime), Some(1_000_000_000));
+    // The link is still a link.
+    let link = std::fs::symlink_metadata(temp.path.join("t/y/SKILL.md"));
+    assert!(link.is_ok_and(|metadata| metadata.file_type().is_symlink()));
+}
