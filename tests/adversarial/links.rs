@@ -93,6 +93,24 @@ fn a_linked_skill_folder_outside_is_noted_and_its_text_never_shown() {
         "{run:?}"
     );
 
+    // A folder whose only skill is behind a link out says so, instead of "no SKILL.md found".
+    write(&temp.path.join("alone/.keep"), String::new());
+    symlink(
+        temp.path.join("outside/planted"),
+        &temp.path.join("alone/planted"),
+    );
+    let run = skillforge(&temp.path, &["lint", "alone", "--no-config"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(!run.all().contains(marker), "{run:?}");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: alone: no SKILL.md found inside; alone/planted: is a symbolic link to {}, outside {}; not followed\n",
+            temp.path.join("outside/planted").display(),
+            temp.path.join("alone").display()
+        )
+    );
+
     // Linting the link itself is the user's choice of folder: it is read, as named.
     let run = skillforge(&temp.path, &["lint", "t/planted", "--no-config"]);
     assert!(run.all().contains("t/planted/SKILL.md"), "{run:?}");

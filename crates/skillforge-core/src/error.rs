@@ -62,7 +62,7 @@ impl Coded for crate::workspace::WorkspaceError {
         use crate::workspace::WorkspaceError;
         match self {
             WorkspaceError::NotFound(_) => ErrorCode::NotFound,
-            WorkspaceError::NotADirectory(_) => ErrorCode::NotADirectory,
+            WorkspaceError::NotADirectory { .. } => ErrorCode::NotADirectory,
             WorkspaceError::Unreadable { .. } | WorkspaceError::Lint(_) => ErrorCode::Unreadable,
             WorkspaceError::Overlaps { .. } | WorkspaceError::NotOpen(_) => ErrorCode::InvalidInput,
             WorkspaceError::ReadOnly(_) => ErrorCode::ReadOnly,

@@ -31,8 +31,8 @@ pub enum WorkspaceError {
     Scaffold(#[from] crate::scaffold::ScaffoldError),
     #[error("{}: no such folder; check the path or create it", .0.display())]
     NotFound(PathBuf),
-    #[error("{}: is a file, not a folder; open the folder that contains your skills", .0.display())]
-    NotADirectory(PathBuf),
+    #[error("{}: is {what}, not a folder; open the folder that contains your skills", path.display())]
+    NotADirectory { path: PathBuf, what: &'static str },
     #[error("{}: cannot be read ({source}); check its permissions", path.display())]
     Unreadable {
         path: PathBuf,
@@ -78,7 +78,12 @@ pub fn check_root(path: &Path) -> Result<PathBuf, WorkspaceError> {
         }
     };
     if !metadata.is_dir() {
-        return Err(WorkspaceError::NotADirectory(absolute));
+        let kind =
+            rustix::fs::FileType::from_raw_mode(std::os::unix::fs::MetadataExt::mode(&metadata));
+        return Err(WorkspaceError::NotADirectory {
+            path: absolute,
+            what: crate::fs::open::describe(kind),
+        });
     }
     std::fs::read_dir(&absolute).map_err(|source| WorkspaceError::Unreadable {
         path: absolute.clone(),
@@ -577,6 +582,36 @@ mod tests {
             report.error,
             Some(format!("Duplicate skill name 'same' at {location}"))
         );
+    }
+
+    #[test]
+    fn a_root_that_is_no_folder_says_what_it_is() {
+        let temp = tempfile::tempdir().expect("temporary directory");
+        let fifo = temp.path().join("fifo");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .expect("mkfifo");
+        let file = temp.path().join("file");
+        write(&file, "text");
+        let message = |path: &Path| check_root(path).expect_err("not a folder").to_string();
+        assert!(
+            message(&fifo).ends_with(
+                "is a FIFO (named pipe), not a folder; open the folder that contains your skills"
+            ),
+            "{}",
+            message(&fifo)
+        );
+        assert!(
+            message(&file).contains("is a regular file, not a folder"),
+            "{}",
+            message(&file)
+        );
+        assert!(message(Path::new("/dev/null")).contains("is a character device, not a folder"));
     }
 
     #[test]

@@ -252,12 +252,14 @@ impl CatalogSession {
                     path,
                     reason: source.to_string(),
                 }),
-                Err(error @ (CollectError::TooDeep { .. } | CollectError::NotLintable { .. })) => {
-                    unreadable.push(Unreadable {
-                        path: root.display().to_string(),
-                        reason: error.to_string(),
-                    })
-                }
+                Err(
+                    error @ (CollectError::TooDeep { .. }
+                    | CollectError::NotLintable { .. }
+                    | CollectError::OnlyLinksOut { .. }),
+                ) => unreadable.push(Unreadable {
+                    path: root.display().to_string(),
+                    reason: error.to_string(),
+                }),
             }
         }
         Self {

@@ -54,6 +54,8 @@ pub enum CollectError {
     },
     #[error("{path}: no SKILL.md found")]
     NoSkills { path: String },
+    #[error("{path}: no SKILL.md found inside; {note}")]
+    OnlyLinksOut { path: String, note: String },
     #[error("{path}: no SKILL.md found within {MAX_DEPTH} folders of it; {deep} is deeper and was not searched")]
     TooDeep { path: String, deep: String },
     #[error("{path}: is {what}, not a SKILL.md or a folder of skills")]
@@ -324,6 +326,7 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
         };
         let metadata = std::fs::metadata(path).map_err(io)?;
         let before = (found.len(), collected.skipped.len());
+        let notes_before = collected.notes.len();
         let mut too_deep = Vec::new();
         if metadata.is_file() {
             let folder = path
@@ -386,6 +389,13 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
             });
         }
         if (found.len(), collected.skipped.len()) == before {
+            // The only skills here may be behind links that leave it: say so, not just "none found".
+            if let Some(note) = collected.notes.get(notes_before) {
+                return Err(CollectError::OnlyLinksOut {
+                    path: path.display().to_string(),
+                    note: note.clone(),
+                });
+            }
             return Err(match too_deep.first() {
                 Some(deep) => CollectError::TooDeep {
                     path: path.display().to_string(),
