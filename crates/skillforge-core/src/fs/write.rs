@@ -103,12 +103,13 @@ fn allowed(expect: &Expect, current: Option<&Current>) -> Result<(), WriteError>
             }
             // Timestamps can be coarser than two writes: compare the content itself too.
             let limit = Limit::RESOURCE.with_bytes(current.identity.size.saturating_add(1));
-            let bytes = read::bounded(&current.descriptor, current.identity.size, limit)
-                .map_err(|error| match error {
+            let bytes = read::bounded(&current.descriptor, current.identity.size, limit).map_err(
+                |error| match error {
                     // It grew since it was looked at: a writer is at work.
                     ReadError::TooLarge { .. } => WriteError::Changed,
                     other => WriteError::Read(other),
-                })?;
+                },
+            )?;
             if &super::Fingerprint::of(&bytes) != bytes_digest {
                 return Err(WriteError::Changed);
             }

@@ -339,9 +339,7 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
             let name = path.file_name().unwrap_or_default();
             if let Some(entry) = entries.iter().find(|entry| entry.os_name() == name) {
                 let lowercase_beside = entry.name_bytes() == SKILL_FILE_NAMES[0].as_bytes()
-                    && entries
-                        .iter()
-                        .any(|other| other.name_bytes() == SKILL_FILE_NAMES[1].as_bytes());
+                    && skill_file_in(&entries).is_some_and(|(_, beside)| beside);
                 scope.add(
                     &[],
                     entry,
@@ -678,9 +676,7 @@ impl Scope {
         })
     }
 
-    /// The skill file of one folder, if it has one. The names come from the listing, never from probing
-    /// `dir/SKILL.md`: on a case-insensitive filesystem that probe also opens `skill.md`, and the report
-    /// would name a file that does not exist.
+    /// The skill file of one folder, if it has one ([`skill_file_in`]).
     fn visit_folder(
         &self,
         folder: &crate::fs::walk::Folder<'_>,
@@ -688,14 +684,9 @@ impl Scope {
         via_link: bool,
         out: &mut Vec<Walk>,
     ) {
-        let Some(entry) = SKILL_FILE_NAMES
-            .iter()
-            .find_map(|wanted| folder.find(wanted.as_bytes()))
-        else {
+        let Some((entry, lowercase_beside)) = skill_file_in(folder.entries) else {
             return;
         };
-        let lowercase = SKILL_FILE_NAMES[1].as_bytes();
-        let lowercase_beside = entry.name_bytes() != lowercase && folder.find(lowercase).is_some();
         let here: Vec<OsString> = self.below.iter().chain(relative).cloned().collect();
         self.add_to(
             here,
@@ -751,15 +742,9 @@ impl Scope {
             descriptor: &linked,
             entries: &entries,
         };
-        let Some(entry) = SKILL_FILE_NAMES
-            .iter()
-            .find_map(|wanted| linked_folder.find(wanted.as_bytes()))
-        else {
+        let Some((entry, lowercase_beside)) = skill_file_in(linked_folder.entries) else {
             return;
         };
-        let lowercase = SKILL_FILE_NAMES[1].as_bytes();
-        let lowercase_beside =
-            entry.name_bytes() != lowercase && linked_folder.find(lowercase).is_some();
         let skill_path = linked_folder.path_of(&entry.name);
         self.add_to(
             names,
@@ -823,6 +808,21 @@ impl Scope {
 /// How many folders below [`MAX_DEPTH`] are searched for skill files too deep to lint, so a deep tree
 /// costs a bounded look.
 const DEEPER_FOLDERS: usize = 1000;
+
+/// The skill file a folder listing holds, and whether a lowercase `skill.md` sits beside a `SKILL.md`.
+/// The names come from the listing, never from probing: on a case-insensitive filesystem a probe of
+/// `SKILL.md` also opens `skill.md`, and the report would name a file that does not exist.
+fn skill_file_in(entries: &[crate::fs::walk::Entry]) -> Option<(&crate::fs::walk::Entry, bool)> {
+    let named = |wanted: &str| {
+        entries
+            .iter()
+            .find(|entry| entry.name_bytes() == wanted.as_bytes())
+    };
+    let entry = SKILL_FILE_NAMES.iter().find_map(|wanted| named(wanted))?;
+    let lowercase = SKILL_FILE_NAMES[1];
+    let beside = entry.name_bytes() != lowercase.as_bytes() && named(lowercase).is_some();
+    Some((entry, beside))
+}
 
 /// Folder names a search never enters.
 fn skipped_folder(name: &[u8]) -> bool {
