@@ -186,16 +186,16 @@ fn poisoned() -> RecentList {
 }
 
 fn load(file: &Path) -> Loaded {
-    let bytes = match std::fs::read(file) {
-        Ok(bytes) => bytes,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Loaded::Folders(Vec::new())
-        }
+    use skillforge_core::fs::read::{input, Limit, ReadError};
+    let bytes = match input(file, Limit::INPUT) {
+        Ok(read) => read.bytes,
+        Err(error) if error.source == ReadError::NotFound => return Loaded::Folders(Vec::new()),
         Err(error) => {
             return Loaded::Unreadable(format!(
-            "{}: cannot be read ({error}); recent workspaces are not remembered until it can be",
-            file.display()
-        ))
+                "{}: cannot be read ({}); recent workspaces are not remembered until it can be",
+                file.display(),
+                error.source
+            ))
         }
     };
     match serde_json::from_slice::<StoredList>(&bytes) {
