@@ -80,6 +80,8 @@ pub struct Identity {
     pub inode: u64,
     pub size: u64,
     pub modified: (i64, i64),
+    /// The inode's change time: unlike the modification time, no program can set it back.
+    pub changed: (i64, i64),
     pub mode: u32,
     pub owner: u32,
     pub group: u32,
@@ -91,7 +93,8 @@ impl Identity {
             device: stat.st_dev,
             inode: stat.st_ino,
             size: u64::try_from(stat.st_size).unwrap_or(0),
-            modified: (stat.st_mtime, i64::from(stat.st_mtime_nsec as i32)),
+            modified: (stat.st_mtime, stat.st_mtime_nsec as i64),
+            changed: (stat.st_ctime, stat.st_ctime_nsec as i64),
             mode: stat.st_mode,
             owner: stat.st_uid,
             group: stat.st_gid,
@@ -102,12 +105,13 @@ impl Identity {
         rustix::fs::fstat(descriptor).map(|stat| Identity::of(&stat))
     }
 
-    /// Same file, same size, same modification time.
+    /// Same file, same size, same modification and change times.
     pub fn unchanged(&self, other: &Identity) -> bool {
         self.device == other.device
             && self.inode == other.inode
             && self.size == other.size
             && self.modified == other.modified
+            && self.changed == other.changed
     }
 }
 

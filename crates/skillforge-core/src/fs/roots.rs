@@ -297,16 +297,17 @@ fn open_directory_beneath(
     let directory = open::root_directory(root).map_err(|error| missing_or_io(path, error))?;
     open::directory_beneath(&directory, parents.iter().map(OsString::as_os_str)).map_err(
         |(errno, failed)| {
-            let walked: PathBuf = parents[..=failed.min(parents.len().saturating_sub(1))]
-                .iter()
-                .collect();
+            // `failed` names the component that failed; with no components, the root itself did.
+            let walked: PathBuf = parents.iter().take(failed + 1).collect();
             let linked = errno == rustix::io::Errno::LOOP
                 || (errno == rustix::io::Errno::NOTDIR
-                    && open::directory_beneath(
-                        &directory,
-                        parents[..failed].iter().map(OsString::as_os_str),
-                    )
-                    .is_ok_and(|above| open::is_symlink_at(&above, parents[failed].as_os_str())));
+                    && parents.get(failed).is_some_and(|name| {
+                        open::directory_beneath(
+                            &directory,
+                            parents[..failed].iter().map(OsString::as_os_str),
+                        )
+                        .is_ok_and(|above| open::is_symlink_at(&above, name.as_os_str()))
+                    }));
             if linked {
                 FileError::Symlink {
                     path: path.to_path_buf(),

@@ -101,7 +101,11 @@ fn allowed(expect: &Expect, current: Option<&Current>) -> Result<(), WriteError>
             if identity.is_some_and(|identity| !identity.unchanged(&current.identity)) {
                 return Err(WriteError::Changed);
             }
-            // Timestamps can be coarser than two writes: compare the content itself too.
+            // Timestamps can be coarser than two writes: compare the content itself too. A file
+            // larger than any skill file was not what was read.
+            if current.identity.size > Limit::RESOURCE.bytes {
+                return Err(WriteError::Changed);
+            }
             let limit = Limit::RESOURCE.with_bytes(current.identity.size.saturating_add(1));
             let bytes = read::bounded(&current.descriptor, current.identity.size, limit).map_err(
                 |error| match error {
@@ -140,10 +144,11 @@ pub fn replace_at(
     };
     // The descriptor is closed once written: the new file must not look open for writing to anyone.
     let written = (|| -> Result<Identity, WriteError> {
-        rustix::fs::fchmod(&descriptor, mode)?;
+        // Owner first: a change of owner clears the setuid and setgid bits the mode then restores.
         if let Some(current) = &before {
             keep_owner(&descriptor, &current.identity)?;
         }
+        rustix::fs::fchmod(&descriptor, mode)?;
         let mut file = std::fs::File::from(descriptor);
         file.write_all(bytes)?;
         file.sync_all()?;
@@ -211,8 +216,7 @@ pub fn replace_at(
             // and the new text goes nowhere. (The folder's fsync waits until then: the sooner the
             // decision, the fewer programs open the new file in between.)
             let settled = writers_gone(&before.descriptor);
-            let held = Identity::of_fd(&before.descriptor);
-            let untouched = held.is_ok_and(|held| held.unchanged(&before.identity));
+            let untouched = untouched_since(&before, expect);
             if (!untouched || settled == Settled::StillOpen) && !matches!(expect, Expect::Anything)
             {
                 rustix::fs::renameat_with(
@@ -241,6 +245,30 @@ pub fn replace_at(
     }
     rustix::fs::fsync(directory)?;
     Ok(written)
+}
+
+/// Whether the old file, now under the temporary name, still holds what was checked before the swap.
+/// The swap itself sets its change time, so the content is compared again instead: a program may set
+/// a modification time back, never the bytes.
+fn untouched_since(before: &Current, expect: &Expect) -> bool {
+    let Ok(held) = Identity::of_fd(&before.descriptor) else {
+        return false;
+    };
+    let same_shape = held.device == before.identity.device
+        && held.inode == before.identity.inode
+        && held.size == before.identity.size
+        && held.modified == before.identity.modified;
+    let Expect::Content { bytes_digest, .. } = expect else {
+        return same_shape;
+    };
+    same_shape
+        && rustix::fs::seek(&before.descriptor, rustix::fs::SeekFrom::Start(0)).is_ok()
+        && read::bounded(
+            &before.descriptor,
+            held.size,
+            Limit::RESOURCE.with_bytes(held.size),
+        )
+        .is_ok_and(|bytes| &super::Fingerprint::of(&bytes) == bytes_digest)
 }
 
 /// After the old file went back: drops the new one, unless a program that opened the name while the
@@ -524,6 +552,64 @@ mod tests {
         assert!(matches!(error, WriteError::Changed), "{error}");
         assert!(!path.exists());
         assert!(leftovers(directory.path()).is_empty());
+    }
+
+    #[test]
+    fn an_edit_with_its_modification_time_set_back_is_still_seen_after_the_swap() {
+        let (directory, descriptor) = folder();
+        let path = directory.path().join("SKILL.md");
+        std::fs::write(&path, "aaaa").expect("write");
+        let before = current(&descriptor, OsStr::new("SKILL.md"))
+            .expect("open")
+            .expect("present");
+        let expect = Expect::Content {
+            bytes_digest: crate::fs::Fingerprint::of(b"aaaa"),
+            identity: None,
+        };
+        assert!(untouched_since(&before, &expect));
+        // What `cp -p` or `rsync -t --inplace` do: same size, other bytes, the old timestamp.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&path, "bbbb").expect("write");
+        let modified = std::time::SystemTime::UNIX_EPOCH
+            + std::time::Duration::new(
+                before.identity.modified.0 as u64,
+                before.identity.modified.1 as u32,
+            );
+        std::fs::File::open(&path)
+            .expect("open")
+            .set_modified(modified)
+            .expect("set the time back");
+        assert!(!untouched_since(&before, &expect));
+        // The same edit before the swap is refused outright.
+        let error =
+            replace_at(&descriptor, OsStr::new("SKILL.md"), b"fix", &expect).expect_err("changed");
+        assert!(matches!(error, WriteError::Changed), "{error}");
+        assert_eq!(std::fs::read(&path).expect("read"), b"bbbb");
+    }
+
+    #[test]
+    fn keeps_setuid_and_setgid_bits_of_another_owner() {
+        let is_root = std::fs::metadata("/proc/self")
+            .is_ok_and(|proc| std::os::unix::fs::MetadataExt::uid(&proc) == 0);
+        if !is_root {
+            // Only root can give a file to another user; as its owner the bits stay as they are.
+            return;
+        }
+        let (directory, descriptor) = folder();
+        let path = directory.path().join("run.sh");
+        std::fs::write(&path, "#!/bin/sh\n").expect("write");
+        std::os::unix::fs::chown(&path, Some(65534), Some(65534)).expect("chown");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o6755)).expect("chmod");
+        replace_at(
+            &descriptor,
+            OsStr::new("run.sh"),
+            b"#!/bin/sh\ntrue\n",
+            &Expect::Anything,
+        )
+        .expect("replace");
+        let metadata = std::fs::metadata(&path).expect("stat");
+        assert_eq!(metadata.permissions().mode() & 0o7777, 0o6755);
+        assert_eq!((metadata.uid(), metadata.gid()), (65534, 65534));
     }
 
     #[test]
