@@ -95,3 +95,54 @@ fn a_repository_config_linking_outside_is_refused_unread() {
         "{run:?}"
     );
 }
+
+/// `ignore` patterns hold however the linted path is spelled: `--config` relative to the current
+/// folder, through a linked folder, with `..`; `--fix` never touches an ignored file.
+#[test]
+fn ignored_files_stay_ignored_and_unfixed_however_the_path_is_written() {
+    let temp = layout();
+    let proj = temp.path.join("outer/proj");
+    mkdir(&proj.join(".git"));
+    let vendored = proj.join("vendor/bad/SKILL.md");
+    let text = "---\nname: Bad_Name\n---\r\n\r\nBody\r\n";
+    write(&vendored, text);
+    write(
+        &proj.join("skillforge.toml"),
+        "ignore = [\"vendor\", \"skills\"]\n",
+    );
+    if let Err(error) = std::os::unix::fs::symlink(&proj, temp.path.join("linked")) {
+        panic!("{error}");
+    }
+    for (folder, args) in [
+        (
+            &proj,
+            vec![
+                "lint",
+                "--fix",
+                "--unsafe-fixes",
+                "--config",
+                "skillforge.toml",
+                "vendor",
+            ],
+        ),
+        (
+            &proj,
+            vec!["lint", "--fix", "--unsafe-fixes", "skills/../vendor"],
+        ),
+        (
+            &temp.path,
+            vec!["lint", "--fix", "--unsafe-fixes", "linked/vendor"],
+        ),
+    ] {
+        let run = skillforge(folder, &args);
+        assert!(
+            run.stdout.contains("in 0 files"),
+            "{args:?} linted an ignored file: {run:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&vendored).unwrap_or_default(),
+            text,
+            "{args:?} rewrote an ignored file"
+        );
+    }
+}

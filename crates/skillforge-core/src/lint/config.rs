@@ -207,7 +207,14 @@ impl Config {
     /// Reads and parses one configuration file (a regular file of bounded size).
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let text = input_text(path, Limit::INPUT)?;
-        Config::parse(&text, path)
+        let mut config = Config::parse(&text, path)?;
+        // Ignore patterns are matched against canonical paths, so the folder they are relative to is
+        // made canonical too (`--config skillforge.toml` has the folder "").
+        let folder = path
+            .parent()
+            .filter(|folder| !folder.as_os_str().is_empty());
+        config.root = std::fs::canonicalize(folder.unwrap_or(Path::new("."))).ok();
+        Ok(config)
     }
 
     /// `None`: not configured; `Some(None)`: off; `Some(Some(severity))`: forced severity.

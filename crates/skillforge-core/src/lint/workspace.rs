@@ -405,7 +405,9 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
             });
         }
     }
-    found.retain(|found| !config.is_ignored(&found.path));
+    // Matched where the file really is (below the canonical boundary), however the path was spelled:
+    // through a linked folder, with `..`, or relative to another folder than the configuration's.
+    found.retain(|found| !config.is_ignored(&found.location));
     collected
         .skipped
         .retain(|skipped| !config.is_ignored(Path::new(&skipped.path)));
@@ -482,6 +484,8 @@ struct Found {
     lowercase_beside: bool,
     /// Where it is: names below the boundary, links already resolved.
     names: Vec<OsString>,
+    /// Where it was found, canonical (the link itself for a linked file): what `ignore` patterns match.
+    location: PathBuf,
     boundary: PathBuf,
     descriptor: Arc<OwnedFd>,
 }
@@ -598,6 +602,10 @@ impl Scope {
         out: &mut Vec<Walk>,
     ) {
         let symlinked_file = entry.kind == rustix::fs::FileType::Symlink;
+        let location = self
+            .boundary
+            .join(here.iter().collect::<PathBuf>())
+            .join(entry.os_name());
         let names = if symlinked_file {
             match self.resolve(&here, descriptor, entry) {
                 Ok(names) => names,
@@ -620,6 +628,7 @@ impl Scope {
             symlinked_file,
             lowercase_beside,
             names,
+            location,
             boundary: self.boundary.clone(),
             descriptor: self.descriptor.clone(),
         }));
