@@ -165,3 +165,51 @@ fn fix_never_writes_through_a_link_to_a_file_outside() {
     let link = std::fs::symlink_metadata(temp.path.join("t/y/SKILL.md"));
     assert!(link.is_ok_and(|metadata| metadata.file_type().is_symlink()));
 }
+
+/// Inside the repository, a link named SKILL.md is read only when it leads to a skill file: a
+/// downloaded skill linking to the repository's `.env` must not print the secret.
+#[test]
+fn a_skill_md_linking_to_another_file_of_the_repository_is_not_read() {
+    let temp = temporary();
+    let repository = temp.path.join("home");
+    mkdir(&repository.join(".git"));
+    write(
+        &repository.join(".env"),
+        "AWS_SECRET=hunter2-never-printed\n",
+    );
+    mkdir(&repository.join("Downloads/untrusted"));
+    symlink(
+        std::path::PathBuf::from("../../.env"),
+        &repository.join("Downloads/untrusted/SKILL.md"),
+    );
+    let run = skillforge(&repository, &["lint", "Downloads/untrusted"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(!run.all().contains("hunter2"), "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "Downloads/untrusted/SKILL.md: is a symbolic link to .env, which is no SKILL.md"
+        ),
+        "{run:?}"
+    );
+}
+
+/// A `.git` (and a `skillforge.toml`) planted in a folder anyone may write to, such as `/tmp`, widens
+/// nothing: the search for the repository stops below it.
+#[test]
+fn a_repository_planted_in_a_shared_folder_is_not_trusted() {
+    use std::os::unix::fs::PermissionsExt;
+    let temp = temporary();
+    let shared = temp.path.join("shared");
+    mkdir(&shared.join(".git"));
+    write(&shared.join("skillforge.toml"), "ignore = [\"**\"]\n");
+    if let Err(error) = std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)) {
+        panic!("{error}");
+    }
+    write(
+        &shared.join("alice/skills/bad/SKILL.md"),
+        "---\nname: other\ndescription: A misnamed skill. Use when testing.\n---\nBody\n",
+    );
+    let run = skillforge(&shared.join("alice"), &["lint", "skills"]);
+    assert_eq!(run.code, 1, "the planted configuration was used: {run:?}");
+    assert!(run.stdout.contains("name-directory-mismatch"), "{run:?}");
+}

@@ -235,11 +235,24 @@ impl Roots {
 
 /// The nearest folder at or above `folder` (canonical) that holds a `.git`: the repository a linted
 /// path belongs to, whose files reads and configuration may come from.
+///
+/// Only a `.git` of the folder's own owner counts, and the search stops below a folder anyone may
+/// create files in (sticky and world-writable, like `/tmp`): a `.git` planted there by another user
+/// would otherwise widen what is read and pull in their `skillforge.toml`.
 pub fn enclosing_repository(folder: &Path) -> Option<PathBuf> {
-    folder
-        .ancestors()
-        .find(|ancestor| std::fs::symlink_metadata(ancestor.join(".git")).is_ok())
-        .map(Path::to_path_buf)
+    use std::os::unix::fs::MetadataExt;
+    let owner = std::fs::metadata(folder).ok()?.uid();
+    for ancestor in folder.ancestors() {
+        let shared = std::fs::symlink_metadata(ancestor)
+            .map_or(true, |metadata| metadata.mode() & 0o1002 == 0o1002);
+        if shared {
+            return None;
+        }
+        if let Ok(git) = std::fs::symlink_metadata(ancestor.join(".git")) {
+            return (git.uid() == owner).then(|| ancestor.to_path_buf());
+        }
+    }
+    None
 }
 
 fn io_error(path: &Path, error: rustix::io::Errno) -> FileError {

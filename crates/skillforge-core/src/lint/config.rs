@@ -26,6 +26,10 @@ pub enum ConfigError {
         target: PathBuf,
         boundary: PathBuf,
     },
+    /// A discovered `skillforge.toml` linked to a file of another name: its text would be shown in
+    /// parse errors, so only a configuration is read through a link.
+    #[error("{}: is a symbolic link to {}, which is no {FILE_NAME}; not read (pass it with --config to use it)", .path.display(), .target.display())]
+    NotAConfig { path: PathBuf, target: PathBuf },
     #[error("{path}:{line}: {message}")]
     Invalid {
         path: String,
@@ -190,6 +194,12 @@ impl Config {
             let Some(name) = names.pop() else {
                 return Err(fail(ReadError::NotRegular(rustix::fs::FileType::Directory)));
             };
+            if name != FILE_NAME {
+                return Err(ConfigError::NotAConfig {
+                    path: candidate.to_path_buf(),
+                    target,
+                });
+            }
             (beneath(&names)?, name)
         } else {
             (directory, OsString::from(FILE_NAME))
@@ -316,7 +326,14 @@ mod tests {
         let created = std::fs::create_dir_all(repository.join(".git"))
             .and_then(|()| std::fs::create_dir_all(&skills))
             .and_then(|()| std::fs::write(top.join("secret.toml"), "SECRET_KEY = 1\n"))
-            .and_then(|()| std::fs::write(repository.join("real.toml"), "profiles = [\"spec\"]\n"))
+            .and_then(|()| std::fs::write(repository.join("real.toml"), "SECRET_KEY = 1\n"))
+            .and_then(|()| std::fs::create_dir_all(repository.join("shared")))
+            .and_then(|()| {
+                std::fs::write(
+                    repository.join("shared").join(FILE_NAME),
+                    "profiles = [\"spec\"]\n",
+                )
+            })
             .and_then(|()| {
                 std::os::unix::fs::symlink(top.join("secret.toml"), skills.join(FILE_NAME))
             });
@@ -338,9 +355,26 @@ mod tests {
             )
         );
 
-        // A link that stays inside the repository is followed.
+        // A link inside the repository to a file of another name is not read either: its text would
+        // show in parse errors.
         let relinked = std::fs::remove_file(skills.join(FILE_NAME))
             .and_then(|()| std::os::unix::fs::symlink("../real.toml", skills.join(FILE_NAME)));
+        assert!(relinked.is_ok(), "{relinked:?}");
+        let error = Config::discover(&skills)
+            .err()
+            .map(|error| error.to_string());
+        assert!(
+            error
+                .as_deref()
+                .is_some_and(|error| error.contains("which is no skillforge.toml")
+                    && !error.contains("SECRET")),
+            "{error:?}"
+        );
+
+        // A link to another configuration inside the repository is followed.
+        let relinked = std::fs::remove_file(skills.join(FILE_NAME)).and_then(|()| {
+            std::os::unix::fs::symlink("../shared/skillforge.toml", skills.join(FILE_NAME))
+        });
         assert!(relinked.is_ok(), "{relinked:?}");
         let config = Config::discover(&skills);
         assert!(

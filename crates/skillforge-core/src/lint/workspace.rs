@@ -608,6 +608,24 @@ impl Scope {
             .join(entry.os_name());
         let names = if symlinked_file {
             match self.resolve(&here, descriptor, entry) {
+                // Only a skill file is read through a link named like one: a `SKILL.md` linked to
+                // `.env` would print the secret in its excerpts.
+                Ok(names)
+                    if !names.last().is_some_and(|name| {
+                        SKILL_FILE_NAMES
+                            .iter()
+                            .any(|wanted| name.as_os_str() == *wanted)
+                    }) =>
+                {
+                    out.push(Walk::Skipped(Skipped {
+                        path: path.display().to_string(),
+                        reason: format!(
+                            "is a symbolic link to {}, which is no SKILL.md; it is not read",
+                            names.iter().collect::<PathBuf>().display()
+                        ),
+                    }));
+                    return;
+                }
                 Ok(names) => names,
                 Err(reason) => {
                     out.push(Walk::Skipped(Skipped {
