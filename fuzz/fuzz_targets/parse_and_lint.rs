@@ -14,7 +14,7 @@ use skillforge_core::lint::workspace::{lint_file, place, tenxgraph_catalog, Lint
 struct NoFiles;
 
 impl FileProbe for NoFiles {
-    fn exists(&self, _path: &Path) -> bool {
+    fn exists(&self, _skill_dir: &Path, _inside: &Path) -> bool {
         false
     }
 }

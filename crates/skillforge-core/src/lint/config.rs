@@ -255,31 +255,66 @@ impl Config {
             .collect();
         self.ignore.iter().any(|pattern| {
             let pattern: Vec<&str> = pattern.trim_matches('/').split('/').collect();
-            (1..=parts.len()).any(|length| glob_segments(&pattern, &parts[..length]))
+            matches_a_leading_part(&pattern, &parts)
         })
     }
 }
 
-fn glob_segments(pattern: &[&str], parts: &[String]) -> bool {
-    match pattern.split_first() {
-        None => parts.is_empty(),
-        Some((&"**", rest)) => (0..=parts.len()).any(|skip| glob_segments(rest, &parts[skip..])),
-        Some((first, rest)) => match parts.split_first() {
-            Some((part, remaining)) => {
-                glob_one(first.as_bytes(), part.as_bytes()) && glob_segments(rest, remaining)
+/// Whether `pattern` (path segments, `**` standing for any number of them) matches `parts[..length]`
+/// for some `length` of at least one. One pass over the pattern keeps, for every prefix of `parts`,
+/// whether the segments so far match it: time in the product of the sizes, never exponential however
+/// many `**` a pattern holds.
+fn matches_a_leading_part(pattern: &[&str], parts: &[String]) -> bool {
+    // `reached[length]`: the pattern's segments so far match `parts[..length]`.
+    let mut reached = vec![false; parts.len() + 1];
+    reached[0] = true;
+    for segment in pattern {
+        if *segment == "**" {
+            let mut any_before = false;
+            for slot in reached.iter_mut() {
+                any_before |= *slot;
+                *slot = any_before;
             }
-            None => false,
-        },
+        } else {
+            for length in (1..=parts.len()).rev() {
+                reached[length] = reached[length - 1]
+                    && glob_one(segment.as_bytes(), parts[length - 1].as_bytes());
+            }
+            reached[0] = false;
+        }
     }
+    reached[1..].iter().any(|&matched| matched)
 }
 
+/// `*` (any bytes) and `?` (one byte) within one path segment. Backtracking only to the latest `*`
+/// suffices (whatever an earlier `*` could still absorb, the latest one absorbs as well), so the
+/// time is at most the product of the lengths.
 fn glob_one(pattern: &[u8], text: &[u8]) -> bool {
-    match pattern.split_first() {
-        None => text.is_empty(),
-        Some((b'*', rest)) => (0..=text.len()).any(|skip| glob_one(rest, &text[skip..])),
-        Some((b'?', rest)) => !text.is_empty() && glob_one(rest, &text[1..]),
-        Some((byte, rest)) => text.first() == Some(byte) && glob_one(rest, &text[1..]),
+    let (mut at_pattern, mut at_text) = (0, 0);
+    // After the latest `*`: where the pattern resumes, and the text position it resumed at.
+    let mut latest_star: Option<(usize, usize)> = None;
+    while at_text < text.len() {
+        match pattern.get(at_pattern) {
+            Some(b'*') => {
+                at_pattern += 1;
+                latest_star = Some((at_pattern, at_text));
+            }
+            Some(&byte) if byte == b'?' || byte == text[at_text] => {
+                at_pattern += 1;
+                at_text += 1;
+            }
+            _ => match latest_star {
+                Some((resume, absorbed_up_to)) => {
+                    // The `*` takes one more byte and the rest is tried again from there.
+                    at_pattern = resume;
+                    at_text = absorbed_up_to + 1;
+                    latest_star = Some((resume, at_text));
+                }
+                None => return false,
+            },
+        }
     }
+    pattern[at_pattern..].iter().all(|&byte| byte == b'*')
 }
 
 #[cfg(test)]
@@ -393,5 +428,142 @@ mod tests {
         assert!(config.is_ignored(Path::new("/w/vendor/a/SKILL.md")));
         assert!(config.is_ignored(Path::new("/w/skills/draft-x/SKILL.md")));
         assert!(!config.is_ignored(Path::new("/w/skills/final/SKILL.md")));
+    }
+
+    /// The matcher as first written: plain recursion, exponential on many `*` or `**`, kept as the
+    /// reference the iterative one must agree with.
+    fn reference_segments(pattern: &[&str], parts: &[&str]) -> bool {
+        match pattern.split_first() {
+            None => parts.is_empty(),
+            Some((&"**", rest)) => {
+                (0..=parts.len()).any(|skip| reference_segments(rest, &parts[skip..]))
+            }
+            Some((first, rest)) => match parts.split_first() {
+                Some((part, remaining)) => {
+                    reference_one(first.as_bytes(), part.as_bytes())
+                        && reference_segments(rest, remaining)
+                }
+                None => false,
+            },
+        }
+    }
+
+    fn reference_one(pattern: &[u8], text: &[u8]) -> bool {
+        match pattern.split_first() {
+            None => text.is_empty(),
+            Some((b'*', rest)) => (0..=text.len()).any(|skip| reference_one(rest, &text[skip..])),
+            Some((b'?', rest)) => !text.is_empty() && reference_one(rest, &text[1..]),
+            Some((byte, rest)) => text.first() == Some(byte) && reference_one(rest, &text[1..]),
+        }
+    }
+
+    /// Every string over `alphabet` up to `longest` bytes long.
+    fn all_strings(alphabet: &[u8], longest: usize) -> Vec<Vec<u8>> {
+        let mut all = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..longest {
+            last = last
+                .iter()
+                .flat_map(|prefix: &Vec<u8>| {
+                    alphabet.iter().map(move |&byte| {
+                        let mut longer = prefix.clone();
+                        longer.push(byte);
+                        longer
+                    })
+                })
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn segment_globs_agree_with_the_recursive_definition() {
+        let patterns = all_strings(b"a*?", 5);
+        let texts = all_strings(b"ab", 5);
+        for pattern in &patterns {
+            for text in &texts {
+                assert_eq!(
+                    glob_one(pattern, text),
+                    reference_one(pattern, text),
+                    "{:?} against {:?}",
+                    String::from_utf8_lossy(pattern),
+                    String::from_utf8_lossy(text)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn path_globs_agree_with_the_recursive_definition() {
+        let segments = ["**", "a", "b", "*", "a*"];
+        let names = ["a", "b", "ab"];
+        let mut patterns: Vec<Vec<&str>> = vec![vec![]];
+        for _ in 0..4 {
+            let longer: Vec<Vec<&str>> = patterns
+                .iter()
+                .flat_map(|pattern| {
+                    segments.iter().map(move |segment| {
+                        let mut longer = pattern.clone();
+                        longer.push(*segment);
+                        longer
+                    })
+                })
+                .collect();
+            patterns.extend(longer);
+        }
+        patterns.sort();
+        patterns.dedup();
+        let mut paths: Vec<Vec<&str>> = vec![vec![]];
+        for _ in 0..4 {
+            let longer: Vec<Vec<&str>> = paths
+                .iter()
+                .flat_map(|path| {
+                    names.iter().map(move |name| {
+                        let mut longer = path.clone();
+                        longer.push(*name);
+                        longer
+                    })
+                })
+                .collect();
+            paths.extend(longer);
+        }
+        paths.sort();
+        paths.dedup();
+        for pattern in &patterns {
+            for path in &paths {
+                let owned: Vec<String> = path.iter().map(|part| part.to_string()).collect();
+                let expected =
+                    (1..=path.len()).any(|length| reference_segments(pattern, &path[..length]));
+                assert_eq!(
+                    matches_a_leading_part(pattern, &owned),
+                    expected,
+                    "{pattern:?} against {path:?}"
+                );
+            }
+        }
+    }
+
+    /// Both took longer than the fuzzer's ten-second limit with the recursive matcher.
+    #[test]
+    fn many_stars_and_globstars_stay_fast() {
+        let stars = format!("{}*b", "*a".repeat(12));
+        let globstars = format!("{}x", "**/".repeat(25));
+        let config = Config {
+            root: Some(PathBuf::from("/w")),
+            ignore: vec![stars, globstars],
+            ..Config::default()
+        };
+        let started = std::time::Instant::now();
+        let long_name = format!("/w/{}", "a".repeat(60));
+        let deep = format!("/w/{}", vec!["a"; 40].join("/"));
+        assert!(!config.is_ignored(Path::new(&long_name)));
+        assert!(!config.is_ignored(Path::new(&deep)));
+        assert!(config.is_ignored(Path::new(&format!("{deep}/x/SKILL.md"))));
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
     }
 }
