@@ -80,9 +80,13 @@ pub fn check_root(path: &Path) -> Result<PathBuf, WorkspaceError> {
     if !metadata.is_dir() {
         let kind =
             rustix::fs::FileType::from_raw_mode(std::os::unix::fs::MetadataExt::mode(&metadata));
+        let what = match kind {
+            rustix::fs::FileType::RegularFile => "a file",
+            other => crate::fs::open::describe(other),
+        };
         return Err(WorkspaceError::NotADirectory {
             path: absolute,
-            what: crate::fs::open::describe(kind),
+            what,
         });
     }
     std::fs::read_dir(&absolute).map_err(|source| WorkspaceError::Unreadable {
@@ -607,7 +611,7 @@ mod tests {
             message(&fifo)
         );
         assert!(
-            message(&file).contains("is a regular file, not a folder"),
+            message(&file).contains("is a file, not a folder"),
             "{}",
             message(&file)
         );
