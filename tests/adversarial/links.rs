@@ -213,3 +213,27 @@ fn a_repository_planted_in_a_shared_folder_is_not_trusted() {
     assert_eq!(run.code, 1, "the planted configuration was used: {run:?}");
     assert!(run.stdout.contains("name-directory-mismatch"), "{run:?}");
 }
+
+/// Two folders sharing one SKILL.md by a hard link are two skills to every client: both are linted,
+/// while the same folder named twice is linted once.
+#[test]
+fn a_hard_linked_copy_is_a_skill_of_its_own() {
+    let temp = temporary();
+    write(&temp.path.join("t/a/SKILL.md"), skill_text("a"));
+    mkdir(&temp.path.join("t/b"));
+    if let Err(error) = std::fs::hard_link(
+        temp.path.join("t/a/SKILL.md"),
+        temp.path.join("t/b/SKILL.md"),
+    ) {
+        panic!("{error}");
+    }
+    let run = skillforge(&temp.path, &["lint", "t", "--no-config"]);
+    assert!(run.stdout.contains("in 2 files"), "{run:?}");
+    // b's name does not match its folder: reported for b, not hidden behind a.
+    assert!(run.stdout.contains("t/b/SKILL.md"), "{run:?}");
+    let run = skillforge(
+        &temp.path,
+        &["lint", "t", "t/a", "./t/b/SKILL.md", "--no-config"],
+    );
+    assert!(run.stdout.contains("in 2 files"), "{run:?}");
+}

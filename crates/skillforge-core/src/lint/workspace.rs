@@ -431,18 +431,13 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
     });
     let mut seen = std::collections::HashSet::new();
     collected.files.reserve(read.len());
-    for result in read {
+    for (result, found) in read.into_iter().zip(&found) {
         match result {
-            // The same file given twice (`lint d d/x/SKILL.md`, or a root and a link to it) is linted
-            // once. A linked skill stays: to a client it is a skill of its own, reported as linked.
+            // The same place reached twice (`lint d d/x/SKILL.md`, or a root and a link to it) is linted
+            // once: places are compared canonically. A linked skill or a hard link elsewhere stays: to a
+            // client it is a skill of its own.
             Ok(file) => {
-                let linked = file.placement.symlinked_dir || file.placement.symlinked_file;
-                let identity = file
-                    .origin
-                    .as_ref()
-                    .filter(|_| !linked)
-                    .map(|origin| (origin.identity.device, origin.identity.inode));
-                if identity.is_none_or(|identity| seen.insert(identity)) {
+                if seen.insert(found.location.clone()) {
                     collected.files.push(file);
                 }
             }
@@ -570,9 +565,11 @@ impl Scope {
     ) {
         let mut out = Vec::new();
         let here: Vec<OsString> = self.below.iter().chain(folder).cloned().collect();
+        let location = self.place(&here, entry.os_name());
         self.add_to(
             here,
             entry,
+            location,
             path,
             via_link,
             lowercase_beside,
@@ -588,6 +585,13 @@ impl Scope {
         }
     }
 
+    /// The canonical place of `name` in the folder `here` (names below the boundary).
+    fn place(&self, here: &[OsString], name: &std::ffi::OsStr) -> PathBuf {
+        self.boundary
+            .join(here.iter().collect::<PathBuf>())
+            .join(name)
+    }
+
     /// Records the skill file `entry` of the open folder `descriptor`, whose names below the boundary
     /// are `here`.
     #[allow(clippy::too_many_arguments)]
@@ -595,6 +599,7 @@ impl Scope {
         &self,
         here: Vec<OsString>,
         entry: &crate::fs::walk::Entry,
+        location: PathBuf,
         path: PathBuf,
         via_link: bool,
         lowercase_beside: bool,
@@ -602,10 +607,6 @@ impl Scope {
         out: &mut Vec<Walk>,
     ) {
         let symlinked_file = entry.kind == rustix::fs::FileType::Symlink;
-        let location = self
-            .boundary
-            .join(here.iter().collect::<PathBuf>())
-            .join(entry.os_name());
         let names = if symlinked_file {
             match self.resolve(&here, descriptor, entry) {
                 // Only a skill file is read through a link named like one: a `SKILL.md` linked to
@@ -715,9 +716,11 @@ impl Scope {
             return;
         };
         let here: Vec<OsString> = self.below.iter().chain(relative).cloned().collect();
+        let location = self.place(&here, entry.os_name());
         self.add_to(
             here,
             entry,
+            location,
             folder.path_of(&entry.name),
             via_link,
             lowercase_beside,
@@ -737,6 +740,7 @@ impl Scope {
     ) {
         let here: Vec<OsString> = self.below.iter().chain(relative).cloned().collect();
         let path = folder.path_of(&entry.name);
+        let link_place = self.place(&here, entry.os_name());
         let names = match self.resolve(&here, folder.descriptor, entry) {
             Ok(names) => names,
             Err(reason) => {
@@ -773,9 +777,12 @@ impl Scope {
             return;
         };
         let skill_path = linked_folder.path_of(&entry.name);
+        // Where the link stands, not where it leads: a linked skill is a place of its own.
+        let location = link_place.join(entry.os_name());
         self.add_to(
             names,
             entry,
+            location,
             skill_path,
             true,
             lowercase_beside,
