@@ -47,7 +47,9 @@ fn check_error(error: &ConfigError, text: &str) {
                 "line {line} of {lines}: {error}"
             );
         }
-        ConfigError::Read(_) => panic!("parsing text reported a read error: {error}"),
+        ConfigError::Read(_) | ConfigError::Outside { .. } | ConfigError::NotAConfig { .. } => {
+            panic!("parsing text reported a file error: {error}")
+        }
     }
 }
 

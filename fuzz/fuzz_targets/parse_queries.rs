@@ -4,6 +4,9 @@
 //! analysis must report every query once with scores that are numbers.
 #![no_main]
 
+mod common;
+
+use common::check_position;
 use libfuzzer_sys::fuzz_target;
 use skillforge_core::agent::evals::render_trigger_evals;
 use skillforge_core::agent::router::{RouterDocument, DEFAULT_THRESHOLD};
@@ -23,21 +26,6 @@ fn documents() -> Vec<RouterDocument> {
             triggers: vec![],
         },
     ]
-}
-
-/// serde_json counts lines from 1 and columns from 1 (0 before the first character of a line).
-fn check_position(line: usize, column: usize, text: &str) {
-    let lines: Vec<&str> = text.split('\n').collect();
-    assert!(
-        (1..=lines.len()).contains(&line),
-        "line {line} of {}",
-        lines.len()
-    );
-    let length = lines[line - 1].len();
-    assert!(
-        column <= length + 1,
-        "column {column} of a line {length} bytes long"
-    );
 }
 
 fuzz_target!(|data: &[u8]| {

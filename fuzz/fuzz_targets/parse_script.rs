@@ -7,6 +7,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod common;
+
+use common::check_position;
 use libfuzzer_sys::fuzz_target;
 use skillforge_core::activation::tenxgraph::{Registry, ScannedDir};
 use skillforge_core::agent::script::{parse_script, ScriptError};
@@ -21,20 +24,6 @@ fn registry() -> Registry {
     let scanned = [ScannedDir::from_text(dir, SKILL)];
     let texts = BTreeMap::from([(PathBuf::from(SKILL_DIR), SKILL.to_string())]);
     Registry::from_scan(&scanned, texts)
-}
-
-fn check_position(line: usize, column: usize, text: &str) {
-    let lines: Vec<&str> = text.split('\n').collect();
-    assert!(
-        (1..=lines.len()).contains(&line),
-        "line {line} of {}",
-        lines.len()
-    );
-    let length = lines[line - 1].len();
-    assert!(
-        column <= length + 1,
-        "column {column} of a line {length} bytes long"
-    );
 }
 
 fuzz_target!(|data: &[u8]| {

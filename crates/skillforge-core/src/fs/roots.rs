@@ -83,6 +83,22 @@ struct Located<'a> {
     components: Vec<OsString>,
 }
 
+impl Located<'_> {
+    /// The open folder of the last component, and that component's name; `root_itself` is the error
+    /// for a path that names a root.
+    fn open_parent(
+        &self,
+        path: &Path,
+        root_itself: fn(PathBuf) -> FileError,
+    ) -> Result<(OwnedFd, &OsString), FileError> {
+        let (name, parents) = self
+            .components
+            .split_last()
+            .ok_or_else(|| root_itself(path.to_path_buf()))?;
+        Ok((open_directory_beneath(self.root, parents, path)?, name))
+    }
+}
+
 impl Roots {
     /// `roots` should be absolute (as returned by [`crate::workspace::check_root`]).
     pub fn new(roots: impl IntoIterator<Item = PathBuf>) -> Self {
@@ -126,11 +142,7 @@ impl Roots {
     /// Reads a UTF-8 text file under a root without following any link below the root.
     pub fn read_text(&self, path: &Path) -> Result<TextFile, FileError> {
         let located = self.locate(path)?;
-        let (name, parents) = located
-            .components
-            .split_last()
-            .ok_or_else(|| FileError::NotAFile(path.to_path_buf()))?;
-        let parent = open_directory_beneath(located.root, parents, path)?;
+        let (parent, name) = located.open_parent(path, FileError::NotAFile)?;
         let bytes = read::regular_at(&parent, name.as_os_str(), Limit::SKILL_FILE)
             .map_err(|error| read_error(path, name, error))?
             .bytes;
@@ -176,11 +188,7 @@ impl Roots {
     /// there (a folder, a file or a link), so a copy never lands inside something the author owns.
     pub fn create_new_directory(&self, path: &Path) -> Result<(), FileError> {
         let located = self.locate(path)?;
-        let (name, parents) = located
-            .components
-            .split_last()
-            .ok_or_else(|| FileError::AlreadyExists(path.to_path_buf()))?;
-        let parent = open_directory_beneath(located.root, parents, path)?;
+        let (parent, name) = located.open_parent(path, FileError::AlreadyExists)?;
         match rustix::fs::mkdirat(&parent, name.as_os_str(), Mode::from_raw_mode(0o755)) {
             Ok(()) => Ok(()),
             Err(rustix::io::Errno::EXIST) if open::is_symlink_at(&parent, name.as_os_str()) => {
@@ -214,11 +222,7 @@ impl Roots {
         guard: &SaveGuard,
     ) -> Result<Fingerprint, FileError> {
         let located = self.locate(path)?;
-        let (name, parents) = located
-            .components
-            .split_last()
-            .ok_or_else(|| FileError::NotAFile(path.to_path_buf()))?;
-        let parent = open_directory_beneath(located.root, parents, path)?;
+        let (parent, name) = located.open_parent(path, FileError::NotAFile)?;
         let expect = match guard {
             SaveGuard::New => Expect::Absent,
             SaveGuard::Unchanged(fingerprint) => Expect::Content {
