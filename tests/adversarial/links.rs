@@ -237,3 +237,43 @@ fn a_hard_linked_copy_is_a_skill_of_its_own() {
     );
     assert!(run.stdout.contains("in 2 files"), "{run:?}");
 }
+
+/// A link is resolved as the kernel would: `missing/../../b/SKILL.md` finds nothing, so nothing is read,
+/// however clean the text of `b/SKILL.md`.
+#[test]
+fn a_link_through_a_missing_folder_is_not_read_as_its_lexical_target() {
+    let temp = temporary();
+    write(&temp.path.join("t/b/SKILL.md"), skill_text("b"));
+    mkdir(&temp.path.join("t/a"));
+    symlink("missing/../../b/SKILL.md", &temp.path.join("t/a/SKILL.md"));
+    let run = skillforge(&temp.path, &["lint", "t/a", "--no-config"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "t/a/SKILL.md: is a symbolic link to missing/../../b/SKILL.md, which leads to nothing (no such file or folder)"
+        ),
+        "{run:?}"
+    );
+    assert!(!run.stdout.contains("1 file"), "{run:?}");
+}
+
+/// `a/SKILL.md -> ../b/SKILL.md` is skill `a` to the clients, but its text is b's: a fix that sets the
+/// name to the folder's would rename b, so `--fix --unsafe-fixes` leaves b's text alone.
+#[test]
+fn a_folder_name_fix_is_never_written_through_a_linked_skill_file() {
+    let temp = temporary();
+    let b = skill_text("b");
+    write(&temp.path.join("t/b/SKILL.md"), &b);
+    mkdir(&temp.path.join("t/a"));
+    symlink("../b/SKILL.md", &temp.path.join("t/a/SKILL.md"));
+    let run = skillforge(
+        &temp.path,
+        &["lint", "t", "--no-config", "--fix", "--unsafe-fixes"],
+    );
+    assert!(run.stdout.contains("name-directory-mismatch"), "{run:?}");
+    assert_eq!(
+        read(&temp.path.join("t/b/SKILL.md")),
+        b.as_bytes(),
+        "{run:?}"
+    );
+}

@@ -24,11 +24,16 @@ fn link_loops_and_links_to_a_parent_end_with_a_message() {
 
     let run = skillforge(&temp.path, &["lint", "root", "--no-config"]);
     assert_eq!(run.code, 2, "{run:?}");
-    let chain = "is a link to a link; chains of links are not followed; not linted";
+    // Links are followed as the kernel would, so every loop is the kernel's ELOOP, named per link.
+    let round = "which goes round in a loop of links";
     assert_eq!(
         run.stderr,
         format!(
-            "error: root/pair/x/SKILL.md: {chain}\nerror: root/pair/y/SKILL.md: {chain}\nerror: root/self/SKILL.md: {chain}\n"
+            "error: root/pair/x/SKILL.md: is a symbolic link to ../y/SKILL.md, {round}; not linted\n\
+             error: root/pair/y/SKILL.md: is a symbolic link to ../x/SKILL.md, {round}; not linted\n\
+             error: root/self/SKILL.md: is a symbolic link to SKILL.md, {round}; not linted\n\
+             note: root/loop/a: is a symbolic link to b, {round}; not followed\n\
+             note: root/loop/b: is a symbolic link to a, {round}; not followed\n"
         )
     );
     // The one real skill is linted once: neither `up` nor `here` brings it back a second time.

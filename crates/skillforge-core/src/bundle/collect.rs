@@ -299,19 +299,29 @@ impl Walker<'_> {
             Err(errno) => return self.io(parts, errno),
         };
         let target_text = target.to_string_lossy().into_owned();
-        // Resolved lexically against the link's folder: every folder below the skill was opened
-        // without links, so `..` is its parent, and a target that climbs above the skill folder (or
-        // starts at `/` outside it) leaves the skill, whatever the disk says.
+        // Resolved as the kernel would, one component at a time from the skill folder and never past
+        // it: a target that climbs above the skill folder (or starts at `/` outside it) leaves the skill.
         let link_folder: Vec<OsString> = parts[..parts.len().saturating_sub(1)]
             .iter()
             .map(OsString::from)
             .collect();
-        let Some(resolved) = walk::resolve_beneath(self.base, &link_folder, &target) else {
-            self.problems.push(ReadError::LinkEscapes {
-                path,
-                target: target_text,
-            });
-            return;
+        let resolved = match walk::resolve_beneath(self.root, self.base, &link_folder, &target) {
+            Ok(resolved) => resolved,
+            Err(walk::Unresolved::Outside) => {
+                self.problems.push(ReadError::LinkEscapes {
+                    path,
+                    target: target_text,
+                });
+                return;
+            }
+            Err(walk::Unresolved::Io { errno, .. }) => {
+                self.problems.push(ReadError::LinkUnresolved {
+                    path,
+                    target: target_text,
+                    reason: describe(errno),
+                });
+                return;
+            }
         };
         let Some((last, folders)) = resolved.split_last() else {
             self.problems.push(ReadError::LinkUnresolved {
@@ -326,7 +336,7 @@ impl Walker<'_> {
             target: target_text.clone(),
             reason,
         };
-        // Opened from the skill folder without following links: a chain of links is not followed.
+        // Opened from the skill folder without following links.
         let parent =
             match open::directory_beneath(self.root, folders.iter().map(OsString::as_os_str)) {
                 Ok(parent) => parent,
@@ -340,10 +350,5 @@ impl Walker<'_> {
 }
 
 fn describe(errno: Errno) -> String {
-    match errno {
-        Errno::LOOP => "it is another link; chains of links are not followed".to_string(),
-        Errno::NOENT => "no such file".to_string(),
-        Errno::NOTDIR => "a folder on the way is not a folder".to_string(),
-        other => std::io::Error::from(other).to_string(),
-    }
+    format!("it {}", walk::Unresolved::why(errno))
 }

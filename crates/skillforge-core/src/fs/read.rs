@@ -162,16 +162,10 @@ pub fn bounded(descriptor: impl AsFd, expected: u64, limit: Limit) -> Result<Vec
                 .min(cap.saturating_add(1));
             content.resize(grown, 0);
         }
-        let wanted = content.len() - filled;
+        // Only a read of 0 bytes is the end: a short read is not (FUSE `direct_io`, network filesystems).
         match rustix::io::read(&descriptor, &mut content[filled..]) {
             Ok(0) => break,
-            Ok(count) => {
-                filled += count;
-                // A short read of a regular file is its end: no further call needed.
-                if count < wanted {
-                    break;
-                }
-            }
+            Ok(count) => filled += count,
             Err(Errno::INTR) => continue,
             Err(errno) => return Err(ReadError::Io(errno)),
         }

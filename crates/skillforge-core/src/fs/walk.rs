@@ -6,11 +6,11 @@
 use std::ffi::{CStr, CString, OsStr, OsString};
 use std::mem::MaybeUninit;
 use std::ops::ControlFlow;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
-use rustix::fs::{FileType, RawDir};
+use rustix::fs::{AtFlags, FileType, RawDir};
 use rustix::io::Errno;
 
 use super::open;
@@ -230,38 +230,109 @@ fn walk_in<R: Send>(
     }
 }
 
-/// Where a link inside a root points, as names below that root, or `None` when it leaves the root.
-///
-/// `link_folder` is the link's folder as names below the root; `target` the link's text. Resolved
-/// lexically: every folder below the root was reached without links, so `..` means its parent. The
-/// names returned must still be opened without following links, so a chain of links is refused there.
-pub fn resolve_beneath(
-    root: &Path,
-    link_folder: &[OsString],
-    target: &Path,
-) -> Option<Vec<OsString>> {
-    let mut names: Vec<OsString> = if target.is_absolute() {
-        let below = target.strip_prefix(root).ok()?;
-        return normal_names(Vec::new(), below);
-    } else {
-        link_folder.to_vec()
-    };
-    names = normal_names(std::mem::take(&mut names), target)?;
-    Some(names)
+/// Why a link inside a root could not be resolved to a place beneath it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unresolved {
+    /// The link, or a link on its way, leads out of the root.
+    Outside,
+    /// A folder on its way is missing or no folder, or links loop (`errno`, after `at`, names below
+    /// the root).
+    Io { errno: Errno, at: Vec<OsString> },
 }
 
-fn normal_names(mut names: Vec<OsString>, path: &Path) -> Option<Vec<OsString>> {
-    for component in path.components() {
-        match component {
-            Component::Normal(name) => names.push(name.to_os_string()),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                names.pop()?;
-            }
-            Component::RootDir | Component::Prefix(_) => return None,
+impl Unresolved {
+    /// Why the link cannot be followed, in words that finish "a symbolic link to X, which …".
+    pub fn why(errno: Errno) -> String {
+        match errno {
+            Errno::LOOP => "goes round in a loop of links".to_string(),
+            Errno::NOENT => "leads to nothing (no such file or folder)".to_string(),
+            Errno::NOTDIR => "passes through a file as if it were a folder".to_string(),
+            Errno::ACCESS => "passes through a folder that may not be read".to_string(),
+            other => format!("cannot be followed: {}", std::io::Error::from(other)),
         }
     }
-    Some(names)
+}
+
+/// How many links one resolution follows before it is a loop, as the kernel counts (`MAXSYMLINKS`).
+const MAX_LINKS: u32 = 40;
+
+/// Where a link inside a root points, as names below that root.
+///
+/// `root` is the open root folder and `root_path` its canonical path (for absolute targets);
+/// `link_folder` is the link's folder as names below the root, reached without links; `target` the
+/// link's text. The target is resolved the way the kernel would, one component at a time and never
+/// past the root: each folder on the way is opened without following links, a link met on the way
+/// (or as the last component) is resolved in turn, and `..` is the parent of the folder actually
+/// reached. So `missing/../../b` is not `b`, as the kernel finds nothing there either. The last
+/// component need not exist; opening it (without following links) is the caller's step.
+pub fn resolve_beneath(
+    root: impl AsFd,
+    root_path: &Path,
+    link_folder: &[OsString],
+    target: &Path,
+) -> Result<Vec<OsString>, Unresolved> {
+    let mut links = 0;
+    resolve_from(
+        root.as_fd(),
+        root_path,
+        link_folder.to_vec(),
+        target,
+        &mut links,
+    )
+}
+
+fn resolve_from(
+    root: BorrowedFd<'_>,
+    root_path: &Path,
+    link_folder: Vec<OsString>,
+    target: &Path,
+    links: &mut u32,
+) -> Result<Vec<OsString>, Unresolved> {
+    let (mut names, relative) = if target.is_absolute() {
+        let below = target
+            .strip_prefix(root_path)
+            .map_err(|_| Unresolved::Outside)?;
+        (Vec::new(), below)
+    } else {
+        (link_folder, target)
+    };
+    let io = |errno, at: &[OsString]| Unresolved::Io {
+        errno,
+        at: at.to_vec(),
+    };
+    for component in relative.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                // `..` of something that is not a folder is the kernel's ENOENT or ENOTDIR.
+                super::open::directory_beneath(root, names.iter().map(OsString::as_os_str))
+                    .map_err(|(errno, _)| io(errno, &names))?;
+                names.pop().ok_or(Unresolved::Outside)?;
+            }
+            Component::RootDir | Component::Prefix(_) => return Err(Unresolved::Outside),
+            Component::Normal(name) => {
+                let folder =
+                    super::open::directory_beneath(root, names.iter().map(OsString::as_os_str))
+                        .map_err(|(errno, _)| io(errno, &names))?;
+                match rustix::fs::statat(&folder, name, AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Symlink => {
+                        *links += 1;
+                        if *links > MAX_LINKS {
+                            return Err(io(Errno::LOOP, &names));
+                        }
+                        let inner = super::open::link_target_at(&folder, name)
+                            .map_err(|errno| io(errno, &names))?;
+                        names = resolve_from(root, root_path, names, Path::new(&inner), links)?;
+                    }
+                    // A missing last component is the caller's to report when it opens it; a folder
+                    // missing on the way is the kernel's ENOENT at the next component.
+                    Ok(_) | Err(Errno::NOENT) => names.push(name.to_os_string()),
+                    Err(errno) => return Err(io(errno, &names)),
+                }
+            }
+        }
+    }
+    Ok(names)
 }
 
 #[cfg(test)]
@@ -269,30 +340,64 @@ mod tests {
     use super::*;
 
     #[test]
-    fn resolves_links_only_inside_the_root() {
-        let root = Path::new("/repo");
-        let folder = vec![OsString::from(".claude"), OsString::from("skills")];
+    fn resolves_links_as_the_kernel_would_and_only_inside_the_root() {
+        use std::os::unix::fs::symlink;
+        let directory = tempfile::tempdir().expect("temporary directory");
+        let root_path = directory.path().canonicalize().expect("canonical root");
+        for folder in [".claude/skills", "skills/a"] {
+            std::fs::create_dir_all(root_path.join(folder)).expect("folder");
+        }
+        std::fs::write(root_path.join("file"), "text").expect("file");
+        symlink("skills", root_path.join("l")).expect("link");
+        symlink("skills/a", root_path.join("deep")).expect("link");
+        symlink("/etc", root_path.join("out")).expect("link");
+        symlink("y", root_path.join("x")).expect("link");
+        symlink("x", root_path.join("y")).expect("link");
+        let root = super::open::root_directory(&root_path).expect("root");
         let names = |list: &[&str]| list.iter().map(OsString::from).collect::<Vec<_>>();
+        let folder = names(&[".claude", "skills"]);
+        let resolve = |from: &[OsString], target: &str| {
+            resolve_beneath(&root, &root_path, from, Path::new(target))
+        };
+        let io = |errno, at: &[&str]| {
+            Err(Unresolved::Io {
+                errno,
+                at: names(at),
+            })
+        };
+
         assert_eq!(
-            resolve_beneath(root, &folder, Path::new("../../skills/a")),
-            Some(names(&["skills", "a"]))
+            resolve(&folder, "../../skills/a"),
+            Ok(names(&["skills", "a"]))
         );
         assert_eq!(
-            resolve_beneath(root, &folder, Path::new("../../../etc/passwd")),
-            None
+            resolve(&folder, "./b"),
+            Ok(names(&[".claude", "skills", "b"]))
         );
         assert_eq!(
-            resolve_beneath(root, &folder, Path::new("/etc/passwd")),
-            None
+            resolve(&folder, &format!("{}/skills/a", root_path.display())),
+            Ok(names(&["skills", "a"]))
         );
         assert_eq!(
-            resolve_beneath(root, &folder, Path::new("/repo/skills/a")),
-            Some(names(&["skills", "a"]))
+            resolve(&folder, "../../../etc/passwd"),
+            Err(Unresolved::Outside)
         );
+        assert_eq!(resolve(&folder, "/etc/passwd"), Err(Unresolved::Outside));
+        // Links on the way are resolved in turn, and `..` is the parent of where a link led.
+        assert_eq!(resolve(&folder, "../../l/a"), Ok(names(&["skills", "a"])));
+        assert_eq!(resolve(&[], "deep/../a"), Ok(names(&["skills", "a"])));
+        assert_eq!(resolve(&[], "l"), Ok(names(&["skills"])));
         assert_eq!(
-            resolve_beneath(root, &folder, Path::new("./b")),
-            Some(names(&[".claude", "skills", "b"]))
+            resolve(&folder, "../../out/passwd"),
+            Err(Unresolved::Outside)
         );
+        // What the kernel would not find is not found: no lexical shortcut over a missing folder.
+        assert_eq!(
+            resolve(&folder, "missing/../../../skills/a"),
+            io(Errno::NOENT, &[".claude", "skills", "missing"])
+        );
+        assert_eq!(resolve(&[], "file/../skills"), io(Errno::NOTDIR, &["file"]));
+        assert_eq!(resolve(&[], "x/a"), io(Errno::LOOP, &[]));
     }
 
     #[test]

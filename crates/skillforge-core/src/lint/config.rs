@@ -184,12 +184,19 @@ impl Config {
             let target = open::link_target_at(&directory, FILE_NAME)
                 .map_err(|errno| fail(ReadError::Io(errno)))?;
             let target = PathBuf::from(target);
-            let Some(mut names) = crate::fs::walk::resolve_beneath(boundary, &here, &target) else {
-                return Err(ConfigError::Outside {
-                    path: candidate.to_path_buf(),
-                    target,
-                    boundary: boundary.to_path_buf(),
-                });
+            let mut names = match crate::fs::walk::resolve_beneath(&root, boundary, &here, &target)
+            {
+                Ok(names) => names,
+                Err(crate::fs::walk::Unresolved::Outside) => {
+                    return Err(ConfigError::Outside {
+                        path: candidate.to_path_buf(),
+                        target,
+                        boundary: boundary.to_path_buf(),
+                    })
+                }
+                Err(crate::fs::walk::Unresolved::Io { errno, .. }) => {
+                    return Err(fail(ReadError::from_open(errno)))
+                }
             };
             let Some(name) = names.pop() else {
                 return Err(fail(ReadError::NotRegular(rustix::fs::FileType::Directory)));

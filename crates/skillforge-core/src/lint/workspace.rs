@@ -512,9 +512,8 @@ impl Found {
                 "is {}, not a regular file; no client reads it",
                 crate::fs::open::describe(kind)
             )),
-            Err(ReadError::Symlink) => {
-                Err("is a link to a link; chains of links are not followed".to_string())
-            }
+            // Links were resolved before: one here appeared since.
+            Err(ReadError::Symlink) => Err("became a symbolic link while it was read".to_string()),
             Err(ReadError::TooLarge { limit }) => Err(format!(
                 "larger than {} bytes; no client loads a file that large",
                 limit.bytes
@@ -662,15 +661,24 @@ impl Scope {
     ) -> Result<Vec<OsString>, String> {
         let target = crate::fs::open::link_target_at(descriptor, &entry.name)
             .map_err(|errno| std::io::Error::from(errno).to_string())?;
-        crate::fs::walk::resolve_beneath(&self.boundary, here, Path::new(&target)).ok_or_else(
-            || {
-                format!(
-                    "is a symbolic link to {}, outside {}",
-                    Path::new(&target).display(),
-                    self.boundary.display()
-                )
-            },
+        crate::fs::walk::resolve_beneath(
+            &*self.descriptor,
+            &self.boundary,
+            here,
+            Path::new(&target),
         )
+        .map_err(|unresolved| match unresolved {
+            crate::fs::walk::Unresolved::Outside => format!(
+                "is a symbolic link to {}, outside {}",
+                Path::new(&target).display(),
+                self.boundary.display()
+            ),
+            crate::fs::walk::Unresolved::Io { errno, .. } => format!(
+                "is a symbolic link to {}, which {}",
+                Path::new(&target).display(),
+                crate::fs::walk::Unresolved::why(errno)
+            ),
+        })
     }
 
     fn walk(

@@ -16,7 +16,7 @@ crate::declare_rule! {
     ///
     /// ## Fix
     /// Rename the folder, or set `name` to the folder's name (the offered fix; unsafe because references to
-    /// the old name break).
+    /// the old name break). No fix is offered when SKILL.md is a link: its text is another folder's skill.
     RULE {
         name: "name-directory-mismatch",
         group: "name",
@@ -52,7 +52,9 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
         && !dir.starts_with('-')
         && !dir.ends_with('-')
         && !dir.contains("--");
-    if folder_is_valid {
+    // Through a linked SKILL.md the text belongs to another folder's skill: setting its name to this
+    // folder's would rename that skill, so no fix is offered there.
+    if folder_is_valid && !context.file.placement.symlinked_file {
         finding = finding.with_fix(
             format!("Set `name` to `{dir}`"),
             Applicability::Unsafe,
