@@ -236,6 +236,20 @@ fn a_hard_linked_copy_is_a_skill_of_its_own() {
         &["lint", "t", "t/a", "./t/b/SKILL.md", "--no-config"],
     );
     assert!(run.stdout.contains("in 2 files"), "{run:?}");
+    // A fix would split the link and leave the other name unfixed: refused for both, nothing written.
+    let before = read(&temp.path.join("t/a/SKILL.md"));
+    let run = skillforge(
+        &temp.path,
+        &["lint", "t", "--no-config", "--fix", "--unsafe-fixes"],
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("t/b/SKILL.md: has 2 names (hard links); a rewrite would give only this one the new text; nothing written"),
+        "{run:?}"
+    );
+    assert_eq!(read(&temp.path.join("t/a/SKILL.md")), before);
+    assert_eq!(read(&temp.path.join("t/b/SKILL.md")), before);
 }
 
 /// A link is resolved as the kernel would: `missing/../../b/SKILL.md` finds nothing, so nothing is read,

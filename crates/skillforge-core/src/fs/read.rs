@@ -85,6 +85,8 @@ pub struct Identity {
     pub mode: u32,
     pub owner: u32,
     pub group: u32,
+    /// How many names (hard links) the file has.
+    pub links: u64,
 }
 
 impl Identity {
@@ -98,6 +100,7 @@ impl Identity {
             mode: stat.st_mode,
             owner: stat.st_uid,
             group: stat.st_gid,
+            links: stat.st_nlink,
         }
     }
 

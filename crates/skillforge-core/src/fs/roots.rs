@@ -293,6 +293,8 @@ fn write_error(path: &Path, name: &OsString, error: WriteError) -> FileError {
         },
         WriteError::Read(error) => read_error(path, name, error),
         error @ (WriteError::Owner { .. }
+        | WriteError::HardLinked { .. }
+        | WriteError::Attribute { .. }
         | WriteError::OpenForWriting
         | WriteError::Conflict { .. }) => FileError::Io {
             path: path.to_path_buf(),

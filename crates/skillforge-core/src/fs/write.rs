@@ -47,6 +47,13 @@ pub enum WriteError {
     NotRegular(FileType),
     #[error("is a symbolic link; links are never written through")]
     Symlink,
+    #[error("has {links} names (hard links); a rewrite would give only this one the new text; nothing written")]
+    HardLinked { links: u64 },
+    #[error("has the extended attribute {name}, which cannot be kept on a rewritten file ({reason}); nothing written")]
+    Attribute {
+        name: String,
+        reason: std::io::Error,
+    },
     #[error("belongs to user {owner} and group {group}, which this user cannot keep on a rewritten file; nothing written")]
     Owner { owner: u32, group: u32 },
     #[error(transparent)]
@@ -132,6 +139,14 @@ pub fn replace_at(
 ) -> Result<Identity, WriteError> {
     let before = current(directory, name)?;
     allowed(expect, before.as_ref())?;
+    if let Some(current) = &before {
+        // A new file takes over one name only: the other names would keep the old text.
+        if current.identity.links > 1 {
+            return Err(WriteError::HardLinked {
+                links: current.identity.links,
+            });
+        }
+    }
     let mode = before
         .as_ref()
         .map_or(Mode::from_raw_mode(0o644), |current| {
@@ -149,6 +164,10 @@ pub fn replace_at(
             keep_owner(&descriptor, &current.identity)?;
         }
         rustix::fs::fchmod(&descriptor, mode)?;
+        // After the mode: an access ACL is part of the mode, and it must win.
+        if let Some(current) = &before {
+            keep_attributes(&current.descriptor, &descriptor)?;
+        }
         let mut file = std::fs::File::from(descriptor);
         file.write_all(bytes)?;
         file.sync_all()?;
@@ -191,17 +210,26 @@ pub fn replace_at(
             Err(errno) => Err(cleanup(errno.into())),
         };
     };
-    // Right before the swap: still the same file, with the same content, untouched since it was read?
-    if !matches!(expect, Expect::Anything) {
-        let now = current(directory, name).map_err(cleanup)?;
-        let same_file = now
-            .as_ref()
-            .is_some_and(|now| now.identity.unchanged(&before.identity));
-        if !same_file {
-            return Err(cleanup(WriteError::Changed));
-        }
-        allowed(expect, now.as_ref()).map_err(cleanup)?;
+    if matches!(expect, Expect::Anything) {
+        return swap_in(directory, &temporary, name).map(|()| written);
     }
+    // No one may write the old file from here on: a read lease is granted only while nobody has it
+    // open for writing, and a program opening it for writing now waits until the lease is dropped.
+    let lease = match Lease::take(&before.descriptor) {
+        Taken::Held(lease) => Some(lease),
+        Taken::StillOpen => return Err(cleanup(WriteError::OpenForWriting)),
+        // A filesystem without leases (a network one): the checks after the swap decide alone.
+        Taken::Unsupported => None,
+    };
+    // Right before the swap: still the same file, with the same content, untouched since it was read?
+    let now = current(directory, name).map_err(cleanup)?;
+    let same_file = now
+        .as_ref()
+        .is_some_and(|now| now.identity.unchanged(&before.identity));
+    if !same_file {
+        return Err(cleanup(WriteError::Changed));
+    }
+    allowed(expect, now.as_ref()).map_err(cleanup)?;
     match rustix::fs::renameat_with(
         directory,
         temporary.as_os_str(),
@@ -209,42 +237,99 @@ pub fn replace_at(
         name,
         RenameFlags::EXCHANGE,
     ) {
-        Ok(()) => {
-            // The old file now sits under the temporary name, where no program finds it any more.
-            // A writer that opened it before the swap may still be writing: wait until no one has it
-            // open for writing, then look at it once more. If anything was written, it goes back,
-            // and the new text goes nowhere. (The folder's fsync waits until then: the sooner the
-            // decision, the fewer programs open the new file in between.)
-            let settled = writers_gone(&before.descriptor);
-            let untouched = untouched_since(&before, expect);
-            if (!untouched || settled == Settled::StillOpen) && !matches!(expect, Expect::Anything)
-            {
-                rustix::fs::renameat_with(
-                    directory,
-                    temporary.as_os_str(),
-                    directory,
-                    name,
-                    RenameFlags::EXCHANGE,
-                )?;
-                let reason = if untouched {
-                    WriteError::OpenForWriting
-                } else {
-                    WriteError::Changed
-                };
-                return Err(discard_new(directory, &temporary, name, &written, reason));
-            }
-            let _ = rustix::fs::unlinkat(directory, temporary.as_os_str(), AtFlags::empty());
-            rustix::fs::fsync(directory)?;
-            return Ok(written);
-        }
+        Ok(()) => {}
         Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => {
-            rustix::fs::renameat(directory, temporary.as_os_str(), directory, name)
-                .map_err(|errno| cleanup(errno.into()))?;
+            // No exchange here: the checks above are the last word.
+            drop(lease);
+            return swap_in(directory, &temporary, name).map(|()| written);
         }
         Err(errno) => return Err(cleanup(errno.into())),
     }
-    rustix::fs::fsync(directory)?;
+    // The old file now sits under the temporary name, where no program finds it any more. It must be
+    // the file that was checked (nothing renamed over the name in between), unwritten: under the lease
+    // a writer can only be one that opened the name before the swap and now waits for the lease, so
+    // the old file goes back for it and the new text goes nowhere.
+    let swapped_out =
+        rustix::fs::statat(directory, temporary.as_os_str(), AtFlags::SYMLINK_NOFOLLOW).is_ok_and(
+            |stat| stat.st_dev == before.identity.device && stat.st_ino == before.identity.inode,
+        );
+    let reason = match &lease {
+        _ if !swapped_out => Some(WriteError::Changed),
+        Some(lease) if lease.broken() => Some(WriteError::OpenForWriting),
+        Some(_) => None,
+        None => match writers_gone(&before.descriptor) {
+            Settled::StillOpen => Some(WriteError::OpenForWriting),
+            Settled::Closed | Settled::Unknown => None,
+        },
+    }
+    .or_else(|| (!untouched_since(&before, expect)).then_some(WriteError::Changed));
+    if let Some(reason) = reason {
+        rustix::fs::renameat_with(
+            directory,
+            temporary.as_os_str(),
+            directory,
+            name,
+            RenameFlags::EXCHANGE,
+        )?;
+        drop(lease);
+        return Err(discard_new(directory, &temporary, name, &written, reason));
+    }
+    let _ = rustix::fs::unlinkat(directory, temporary.as_os_str(), AtFlags::empty());
+    drop(lease);
+    sync_folder(directory);
     Ok(written)
+}
+
+/// Renames the written `temporary` over `name`, for writes no check guards.
+fn swap_in(directory: &OwnedFd, temporary: &OsStr, name: &OsStr) -> Result<(), WriteError> {
+    if let Err(errno) = rustix::fs::renameat(directory, temporary, directory, name) {
+        let _ = rustix::fs::unlinkat(directory, temporary, AtFlags::empty());
+        return Err(errno.into());
+    }
+    sync_folder(directory);
+    Ok(())
+}
+
+/// Makes the rename durable. The new file is in place whatever this answers, so a failure is not a
+/// failed write (the folder's entry reaches the disk with the next sync of the filesystem).
+fn sync_folder(directory: &OwnedFd) {
+    let _ = rustix::fs::fsync(directory);
+}
+
+/// The extended attributes of the replaced file (ACLs included) on the new one.
+fn keep_attributes(from: &OwnedFd, to: &OwnedFd) -> Result<(), WriteError> {
+    // The kernel's own limits for a list of names and for one value (XATTR_LIST_MAX, XATTR_SIZE_MAX).
+    const MOST: usize = 65_536;
+    let mut names = vec![0_u8; MOST];
+    let size = match rustix::fs::flistxattr(from, &mut names[..]) {
+        Ok(size) => size,
+        // This filesystem keeps none.
+        Err(Errno::NOTSUP | Errno::NOSYS) => return Ok(()),
+        Err(errno) => return Err(errno.into()),
+    };
+    names.truncate(size);
+    let mut value = vec![0_u8; MOST];
+    for name in names
+        .split(|byte| *byte == 0)
+        .filter(|name| !name.is_empty())
+    {
+        let Ok(key) = std::ffi::CString::new(name) else {
+            continue;
+        };
+        let failed = |errno: Errno| WriteError::Attribute {
+            name: String::from_utf8_lossy(name).into_owned(),
+            reason: errno.into(),
+        };
+        let length = rustix::fs::fgetxattr(from, key.as_c_str(), &mut value[..]).map_err(failed)?;
+        let value = &value[..length];
+        match rustix::fs::fsetxattr(to, key.as_c_str(), value, rustix::fs::XattrFlags::empty()) {
+            Ok(()) => {}
+            // A security label is the system's to give: the new file got its own when created.
+            Err(_) if name.starts_with(b"security.") => {}
+            Err(errno) => return Err(failed(errno)),
+        }
+    }
+    Ok(())
 }
 
 /// Whether the old file, now under the temporary name, still holds what was checked before the swap.
@@ -322,6 +407,63 @@ enum Settled {
     Unknown,
     /// Another program still has it open for writing after the wait.
     StillOpen,
+}
+
+/// A read lease held on the replaced file while it is swapped out.
+struct Lease<'a> {
+    descriptor: &'a OwnedFd,
+}
+
+enum Taken<'a> {
+    Held(Lease<'a>),
+    /// Another program still has the file open for writing after [`WRITER_WAIT`].
+    StillOpen,
+    /// No leases here (a network filesystem, leases turned off, a file of another owner).
+    Unsupported,
+}
+
+impl<'a> Lease<'a> {
+    /// Takes a read lease on `descriptor`, waiting up to [`WRITER_WAIT`] for writers to close it.
+    fn take(descriptor: &'a OwnedFd) -> Taken<'a> {
+        use std::os::fd::AsRawFd;
+        let fd = descriptor.as_raw_fd();
+        // A break of the lease is signalled: `SIGURG` is ignored unless a program asks for it.
+        // SAFETY: plain fcntl calls on a descriptor borrowed for the lease's life; no memory is passed.
+        if unsafe { libc::fcntl(fd, F_SETSIG, libc::SIGURG) } != 0 {
+            return Taken::Unsupported;
+        }
+        let deadline = std::time::Instant::now() + WRITER_WAIT;
+        let mut pause = std::time::Duration::from_micros(200);
+        loop {
+            // SAFETY: as above.
+            if unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_RDLCK) } == 0 {
+                return Taken::Held(Lease { descriptor });
+            }
+            if std::io::Error::last_os_error().raw_os_error() != Some(libc::EAGAIN) {
+                return Taken::Unsupported;
+            }
+            if std::time::Instant::now() >= deadline {
+                return Taken::StillOpen;
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Whether a program has asked to open the file for writing since the lease was taken.
+    fn broken(&self) -> bool {
+        use std::os::fd::AsRawFd;
+        // SAFETY: as in `take`. A lease being broken reports the type it is being broken to.
+        unsafe { libc::fcntl(self.descriptor.as_raw_fd(), libc::F_GETLEASE) != libc::F_RDLCK }
+    }
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        use std::os::fd::AsRawFd;
+        // SAFETY: as in `take`.
+        unsafe { libc::fcntl(self.descriptor.as_raw_fd(), libc::F_SETLEASE, libc::F_UNLCK) };
+    }
 }
 
 /// `fcntl`'s "signal to send for this descriptor" command (`<fcntl.h>` with `_GNU_SOURCE`).
@@ -749,5 +891,116 @@ mod tests {
             );
         }
         assert!(leftovers(directory.path()).is_empty());
+    }
+
+    #[test]
+    fn refuses_to_split_a_hard_link() {
+        let (directory, descriptor) = folder();
+        let path = directory.path().join("SKILL.md");
+        std::fs::write(&path, "old").expect("write");
+        std::fs::hard_link(&path, directory.path().join("other.md")).expect("link");
+        let read = read::regular_at(&descriptor, "SKILL.md", Limit::SKILL_FILE).expect("read");
+        let result = replace_at(
+            &descriptor,
+            OsStr::new("SKILL.md"),
+            b"new",
+            &expect_read(&read),
+        );
+        assert!(
+            matches!(result, Err(WriteError::HardLinked { links: 2 })),
+            "{result:?}"
+        );
+        assert_eq!(std::fs::read(&path).expect("read"), b"old");
+        assert_eq!(
+            std::fs::read(directory.path().join("other.md")).expect("read"),
+            b"old"
+        );
+        assert!(leftovers(directory.path()).is_empty());
+    }
+
+    #[test]
+    fn keeps_extended_attributes_and_the_access_acl() {
+        let (directory, descriptor) = folder();
+        let path = directory.path().join("SKILL.md");
+        std::fs::write(&path, "old").expect("write");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        let file = std::fs::File::open(&path).expect("open");
+        rustix::fs::fsetxattr(
+            &file,
+            "user.origin",
+            b"upstream",
+            rustix::fs::XattrFlags::empty(),
+        )
+        .expect("this filesystem keeps user attributes");
+        // POSIX ACL, version 2: owner rw-, user 65534 r--, group r--, mask r--, others ---.
+        let mut acl = 2_u32.to_le_bytes().to_vec();
+        for (tag, permissions, id) in [
+            (0x01_u16, 6_u16, u32::MAX),
+            (0x02, 4, 65_534),
+            (0x04, 4, u32::MAX),
+            (0x10, 4, u32::MAX),
+            (0x20, 0, u32::MAX),
+        ] {
+            acl.extend(tag.to_le_bytes());
+            acl.extend(permissions.to_le_bytes());
+            acl.extend(id.to_le_bytes());
+        }
+        rustix::fs::fsetxattr(
+            &file,
+            "system.posix_acl_access",
+            &acl,
+            rustix::fs::XattrFlags::empty(),
+        )
+        .expect("this filesystem keeps ACLs");
+        drop(file);
+        let read = read::regular_at(&descriptor, "SKILL.md", Limit::SKILL_FILE).expect("read");
+        replace_at(
+            &descriptor,
+            OsStr::new("SKILL.md"),
+            b"new",
+            &expect_read(&read),
+        )
+        .expect("write");
+        let file = std::fs::File::open(&path).expect("open");
+        let value = |name: &str| {
+            let mut value = vec![0_u8; 256];
+            let length = rustix::fs::fgetxattr(&file, name, &mut value[..]).expect(name);
+            value.truncate(length);
+            value
+        };
+        assert_eq!(value("user.origin"), b"upstream");
+        assert_eq!(value("system.posix_acl_access"), acl);
+        assert_eq!(
+            std::fs::metadata(&path).expect("stat").permissions().mode() & 0o7777,
+            0o640
+        );
+    }
+
+    #[test]
+    fn a_file_held_open_for_writing_is_never_swapped_out() {
+        let (directory, descriptor) = folder();
+        let path = directory.path().join("SKILL.md");
+        std::fs::write(&path, "old").expect("write");
+        let read = read::regular_at(&descriptor, "SKILL.md", Limit::SKILL_FILE).expect("read");
+        let writer = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .expect("open");
+        let inode = std::fs::metadata(&path).expect("stat").ino();
+        let result = replace_at(
+            &descriptor,
+            OsStr::new("SKILL.md"),
+            b"new",
+            &expect_read(&read),
+        );
+        assert!(
+            matches!(result, Err(WriteError::OpenForWriting)),
+            "{result:?}"
+        );
+        // The writer's file never left its name, and nothing is left beside it.
+        assert_eq!(std::fs::metadata(&path).expect("stat").ino(), inode);
+        assert_eq!(std::fs::read(&path).expect("read"), b"old");
+        assert!(leftovers(directory.path()).is_empty());
+        drop(writer);
     }
 }

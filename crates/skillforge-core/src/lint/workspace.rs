@@ -842,6 +842,15 @@ impl Scope {
                     .is_ok()
             });
             skipped.extend(walked.found);
+            // What could not be looked into may hold skill files too: named, not passed over.
+            skipped.extend(walked.problems.into_iter().map(|problem| Skipped {
+                path: problem.path.display().to_string(),
+                reason: format!(
+                    "is deeper than the limit of {MAX_DEPTH} folder levels below {}, and cannot be read: {}",
+                    root.display(),
+                    std::io::Error::from(problem.errno)
+                ),
+            }));
         }
         skipped
     }
