@@ -69,6 +69,12 @@ async function dialogState(browser) {
 }
 
 async function openDialog(browser) {
+  // A test that failed midway may have left the dialog open: close it, so each test starts from the window.
+  const close = browser.$('[data-testid="export-close"]');
+  if (await close.isExisting()) {
+    await close.click();
+    await waitFor(browser, "the dialog closed", () => browser.$('[data-testid="export-dialog"]').isExisting(), (shown) => !shown);
+  }
   const open = browser.$('[data-testid="export-open"]');
   await waitFor(browser, "the Export… button enabled", () => open.isEnabled(), Boolean);
   await open.click();
