@@ -12,11 +12,6 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-# Cargo's target directory as cargo itself resolves it: CARGO_TARGET_DIR, a config's build.target-dir, or target/.
-target_dir=$(cd "$repo" && cargo metadata --format-version 1 --no-deps |
-  node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')
-app=${SKILLFORGE_APP:-$target_dir/debug/skillforge-app}
-cli=${SKILLFORGE_BIN:-$target_dir/debug/skillforge}
 artifacts=$repo/target/e2e-artifacts
 native_driver=/usr/bin/WebKitWebDriver
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
@@ -26,6 +21,14 @@ die() {
   echo "e2e: 0 passed, 1 failed"
   exit 1
 }
+
+# Cargo's target directory as cargo itself resolves it: CARGO_TARGET_DIR, a config's build.target-dir, or target/.
+# (A path that JSON must escape, with a quote or a backslash, is not read, and the check below says so.)
+metadata=$(cd "$repo" && cargo metadata --format-version 1 --no-deps) || die "cargo metadata failed"
+target_dir=$(printf '%s' "$metadata" | sed -n 's/.*"target_directory":"\([^"\\]*\)".*/\1/p')
+[ -n "$target_dir" ] || die "cargo metadata did not name a target directory"
+app=${SKILLFORGE_APP:-$target_dir/debug/skillforge-app}
+cli=${SKILLFORGE_BIN:-$target_dir/debug/skillforge}
 
 # Polls until `$@` succeeds, at most $1 tenths of a second.
 wait_for() {
