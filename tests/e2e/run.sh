@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Drives the real Skillforge window through tauri-driver and WebKitWebDriver.
 #
-# Needs the app built with the UI embedded (target/debug/skillforge-app, or SKILLFORGE_APP) and
-# /usr/bin/WebKitWebDriver (Debian: webkit2gtk-driver). Installs tauri-driver and the npm packages when missing.
+# Needs the app built with the UI embedded (skillforge-app in cargo's target directory, debug profile, or
+# SKILLFORGE_APP) and /usr/bin/WebKitWebDriver (Debian: webkit2gtk-driver). Installs tauri-driver, the npm
+# packages and the peer libraries (.venv-peers) when missing. The specs take expected values from the CLI
+# (SKILLFORGE_BIN, else built here from the current sources) and from the peers.
 # Without a DISPLAY it starts its own Xvfb. Screenshots go to target/e2e-artifacts/.
 # Prints `e2e: N passed, N failed` and exits non-zero when anything failed. E2E_SPECS (paths, space-separated)
 # runs only those spec files.
@@ -10,7 +12,6 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-app=${SKILLFORGE_APP:-$repo/target/debug/skillforge-app}
 artifacts=$repo/target/e2e-artifacts
 native_driver=/usr/bin/WebKitWebDriver
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
@@ -20,6 +21,14 @@ die() {
   echo "e2e: 0 passed, 1 failed"
   exit 1
 }
+
+# Cargo's target directory as cargo itself resolves it: CARGO_TARGET_DIR, a config's build.target-dir, or target/.
+# (A path that JSON must escape, with a quote or a backslash, is not read, and the check below says so.)
+metadata=$(cd "$repo" && cargo metadata --format-version 1 --no-deps) || die "cargo metadata failed"
+target_dir=$(printf '%s' "$metadata" | sed -n 's/.*"target_directory":"\([^"\\]*\)".*/\1/p')
+[ -n "$target_dir" ] || die "cargo metadata did not name a target directory"
+app=${SKILLFORGE_APP:-$target_dir/debug/skillforge-app}
+cli=${SKILLFORGE_BIN:-$target_dir/debug/skillforge}
 
 # Polls until `$@` succeeds, at most $1 tenths of a second.
 wait_for() {
@@ -44,6 +53,13 @@ if ! command -v tauri-driver >/dev/null 2>&1; then
   cargo install tauri-driver --version "^2" --locked --quiet
 fi
 "$repo/scripts/ensure-node.sh" "$here"
+"$repo/scripts/ensure-peers.sh"
+if [ -z "${SKILLFORGE_BIN:-}" ]; then
+  # The CLI answers for the engine in the specs: build it from the sources the app was built from (a no-op when
+  # it is up to date).
+  (cd "$repo" && cargo build --quiet --locked -p skillforge-cli) || die "could not build the CLI (cargo build -p skillforge-cli)"
+fi
+[ -x "$cli" ] || die "$cli is missing; build it with cargo build -p skillforge-cli, or point SKILLFORGE_BIN at it"
 
 xvfb_pid="" driver_pid=""
 cleanup() {
@@ -95,7 +111,8 @@ tauri-driver --port "$port" --native-port "$((port + 1))" --native-driver "$nati
 driver_pid=$!
 wait_for 200 port_in_use "$port" || die "tauri-driver did not listen on port $port (see $artifacts/tauri-driver.log)"
 
-export E2E_WEBDRIVER_PORT=$port E2E_APP=$app E2E_REPO=$repo E2E_ARTIFACTS=$artifacts
+export E2E_WEBDRIVER_PORT=$port E2E_APP=$app E2E_CLI=$cli E2E_REPO=$repo E2E_ARTIFACTS=$artifacts
+export E2E_PEERS_PYTHON=$repo/.venv-peers/bin/python
 tap=$artifacts/results.tap
 set +e
 node --test --test-concurrency=1 \

@@ -1,16 +1,42 @@
 // What the model sees, in the real window: the nagents manifest at a lowered budget against the CLI byte for byte,
-// the load cut marker, the playground's two explicit activations against `skillforge simulate`, a trigger run, and
-// the builtin skills' manifest against `skillforge manifest --builtin`.
+// the load cut marker, the playground's two explicit activations against `skillforge simulate`, a trigger run
+// against `skillforge triggers`, and the builtin skills' manifest against nagents' own builtin source.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { copyFixture, launch, openSkill, quit, removeCopy, repo, screenshot, waitFor, waitForDisk } from "./support.mjs";
-
-const cli = path.join(repo, "target/debug/skillforge");
+import {
+  copyFixture,
+  launch,
+  openSkill,
+  peersPython,
+  quit,
+  removeCopy,
+  repo,
+  runCli,
+  runProgram,
+  screenshot,
+  waitFor,
+  waitForDisk,
+} from "./support.mjs";
 
 function run(...args) {
-  return execFileSync(cli, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  return runCli(args);
+}
+
+/** `skillforge triggers --format json` for these [query, expected skill or ""] rows over `workspace`. */
+async function triggersByCli(workspace, rows, threshold) {
+  const scratch = await mkdtemp(path.join(tmpdir(), "skillforge-e2e-triggers-"));
+  try {
+    const queries = path.join(scratch, "queries.json");
+    await writeFile(queries, JSON.stringify(rows.map(([query, skill]) => ({ query, should_trigger: skill || null }))));
+    // Exit status 1: some query was not routed as expected (one is meant to miss here).
+    const args = ["triggers", workspace, "--queries", queries, "--threshold", String(threshold), "--format", "json"];
+    return JSON.parse(runCli(args, { statuses: [0, 1] }));
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 /** The text content of the first element with this test id (textContent: WebDriver's getText normalises spaces). */
@@ -178,12 +204,15 @@ describe("what the model sees", { timeout: 300_000 }, () => {
     await screenshot(browser, "previews-playground");
   });
 
-  it("runs trigger tests and saves them beside the skill", async () => {
+  it("runs trigger tests with the ranking `skillforge triggers` gives, and saves them beside the skill", async () => {
     await openPreviews(browser, "triggers");
     await waitFor(browser, "the trigger table", () => browser.$('[data-testid="triggers-path"]').isExisting(), Boolean);
     const rows = [
-      ["merge two spreadsheets on a shared key column", "skill-a"],
+      // Two skills score: skill-a (spreadsheets, key, column) above csv-cleanup (csv).
+      ["clean the csv export and merge two spreadsheets on a shared key column", "skill-a"],
       ["write release notes from the merged pull requests", "skill-b"],
+      // Routed to pdf-forms although skill-b is expected: a miss, so the counts are not all ones.
+      ["fill in the fields of a pdf form", "skill-b"],
       ["what is the weather tomorrow", ""],
     ];
     for (let index = 0; index < rows.length; index++) {
@@ -195,26 +224,58 @@ describe("what the model sees", { timeout: 300_000 }, () => {
         await expected[index].setValue(rows[index][1]);
       }
     }
+    const threshold = Number(await browser.$('[data-testid="triggers-threshold"]').getValue());
+    const report = await triggersByCli(workspace, rows, threshold);
+    assert.equal(report.queries.length, rows.length);
+    assert.ok(
+      report.queries[0].ranking[1].score > 0,
+      `the first query ranks two skills above zero: ${JSON.stringify(report.queries[0].ranking)}`,
+    );
+    assert.ok(report.queries.some((query) => !query.correct), "one query is routed wrongly");
+
     await browser.$('[data-testid="triggers-run"]').click();
-    const metrics = await waitFor(
+    const shown = await waitFor(
       browser,
-      "precision and recall per skill",
+      "a predicted skill and a ranking in every row",
       () =>
         browser.execute(() =>
-          Array.from(document.querySelectorAll('[data-testid="trigger-metric"]'), (row) => ({
-            name: row.getAttribute("data-name"),
-            precision: row.querySelector('[data-testid="trigger-precision"]')?.textContent,
-            recall: row.querySelector('[data-testid="trigger-recall"]')?.textContent,
+          Array.from(document.querySelectorAll('[data-testid="trigger-row"]'), (row) => ({
+            predicted: row.querySelector('[data-testid="trigger-predicted"]').textContent.trim(),
+            correct: row.getAttribute("data-correct"),
+            ranking: Array.from(row.querySelectorAll('[data-testid="trigger-ranking"] .rank'), (entry) => ({
+              name: entry.firstChild.textContent.trim(),
+              score: entry.querySelector(".muted").textContent,
+            })),
           })),
         ),
-      (list) => list.length > 0,
+      (list) => list.length === rows.length && list.every((row) => row.ranking.length > 0),
     );
-    assert.ok(metrics.some((metric) => metric.name === "skill-a"), JSON.stringify(metrics));
-    const predicted = await browser.execute(() =>
-      Array.from(document.querySelectorAll('[data-testid="trigger-predicted"]'), (cell) => cell.textContent.trim()),
+    // Per query: the CLI's prediction and verdict, and its top three in the same order with the same scores (the
+    // window shows two decimals; the CLI's JSON has four).
+    for (const [index, expected] of report.queries.entries()) {
+      const row = shown[index];
+      assert.equal(row.predicted, `${expected.predicted ?? "(none)"} ${expected.correct ? "✓" : "✗"}`, `row ${index + 1}: predicted`);
+      assert.equal(row.correct, String(expected.correct), `row ${index + 1}: verdict`);
+      const top = expected.ranking.slice(0, 3);
+      assert.deepEqual(row.ranking.map((entry) => entry.name), top.map((entry) => entry.name), `row ${index + 1}: ranking`);
+      for (const [at, entry] of top.entries()) {
+        const score = Number(row.ranking[at].score);
+        assert.ok(Math.abs(score - entry.score) <= 0.0051, `row ${index + 1}, ${entry.name}: ${row.ranking[at].score} for ${entry.score}`);
+      }
+    }
+    // Per skill: the counts of every skill the table is about, as the CLI counts them.
+    const metrics = await browser.execute(() =>
+      Array.from(document.querySelectorAll('[data-testid="trigger-metric"]'), (row) => ({
+        name: row.getAttribute("data-name"),
+        counts: Array.from(row.querySelectorAll("td.number"), (cell) => cell.textContent).slice(2).map(Number),
+      })),
     );
-    assert.equal(predicted.length, 3);
-    assert.ok(predicted.every((cell) => cell.length > 0), JSON.stringify(predicted));
+    assert.deepEqual(
+      metrics,
+      report.skills
+        .filter((skill) => skill.true_positives + skill.false_positives + skill.false_negatives > 0)
+        .map((skill) => ({ name: skill.name, counts: [skill.true_positives, skill.false_positives, skill.false_negatives] })),
+    );
     await screenshot(browser, "previews-triggers");
 
     await browser.$('[data-testid="triggers-save"]').click();
@@ -224,11 +285,13 @@ describe("what the model sees", { timeout: 300_000 }, () => {
       { query: rows[0][0], should_trigger: true },
       { query: rows[1][0], should_trigger: false },
       { query: rows[2][0], should_trigger: false },
+      { query: rows[3][0], should_trigger: false },
     ]);
   });
 
   it("previews the builtin skills as nagents' builtin source lists them", async () => {
-    const expected = run("manifest", "--builtin");
+    // nagents' BuiltinSkillDiscoverer and render_skill_manifest over the skills the app embeds (skills/).
+    const expected = runProgram(peersPython, [path.join(repo, "tests/e2e/nagents_builtin.py"), path.join(repo, "skills")]);
     await browser.$('[data-testid="open-builtin"]').click();
     // Typing and undoing earlier may count as an edit: drop it rather than save.
     const discard = browser.$('[data-testid="confirm-discard"]');
@@ -241,7 +304,7 @@ describe("what the model sees", { timeout: 300_000 }, () => {
       () => textOf(browser, "catalog-text"),
       (text) => text === expected,
     );
-    assert.equal(shown, expected, "the preview equals `skillforge manifest --builtin` byte for byte");
+    assert.equal(shown, expected, "the preview equals nagents' manifest of its builtin source byte for byte");
     await screenshot(browser, "previews-builtin");
   });
 });

@@ -1,6 +1,7 @@
 // Shared helpers for the e2e specs: start the app on a workspace, poll for a state, save screenshots.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { remote } from "webdriverio";
@@ -13,6 +14,66 @@ const required = (name) => {
 
 export const repo = required("E2E_REPO");
 export const fixtureWorkspace = path.join(repo, "tests/fixtures/e2e-workspace");
+/** The CLI built from the same sources as the app: it answers for the engine where a spec needs an expected value. */
+export const cli = required("E2E_CLI");
+/** The Python of .venv-peers, where the real peer libraries (nagents, 10xgraph, skills-ref) are installed. */
+export const peersPython = required("E2E_PEERS_PYTHON");
+
+/**
+ * Runs a program to completion and returns its output; fails unless it exits with one of `statuses`.
+ * (`skillforge lint` exits 1 when it reports errors, which a spec may well expect.)
+ */
+export function runProgram(program, args, { statuses = [0], input } = {}) {
+  const done = spawnSync(program, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, input });
+  if (done.error) throw done.error;
+  if (!statuses.includes(done.status)) {
+    throw new Error(`${program} ${args.join(" ")} exited with ${done.status}:\n${done.stderr}${done.stdout}`);
+  }
+  return done.stdout;
+}
+
+/** `skillforge ARGS…`; see runProgram for `statuses`. */
+export function runCli(args, options) {
+  return runProgram(cli, args, options);
+}
+
+/**
+ * Every regular file under `folder`, by its `/`-separated path relative to it, in path order: its bytes and
+ * whether any execute bit is set. Links and other special files fail the call (the fixtures hold none).
+ */
+export async function filesUnder(folder) {
+  const found = new Map();
+  const walk = async (relative) => {
+    const entries = await readdir(path.join(folder, relative), { withFileTypes: true });
+    for (const entry of entries) {
+      const child = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) await walk(child);
+      else if (entry.isFile()) {
+        const full = path.join(folder, child);
+        found.set(child, { bytes: await readFile(full), executable: ((await stat(full)).mode & 0o111) !== 0 });
+      } else throw new Error(`${path.join(folder, child)} is neither a file nor a folder`);
+    }
+  };
+  await walk("");
+  return new Map([...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * The members of a zip archive as Python's zipfile reads them (it checks each member's CRC): name, the Unix
+ * mode kept in the external attributes, compression method, and the bytes.
+ */
+export function zipMembers(archive) {
+  const script = [
+    "import base64, json, sys, zipfile",
+    "with zipfile.ZipFile(sys.argv[1]) as z:",
+    "    print(json.dumps([{'name': i.filename, 'mode': i.external_attr >> 16, 'method': i.compress_type,",
+    "                       'data': base64.b64encode(z.read(i)).decode()} for i in z.infolist()]))",
+  ].join("\n");
+  return JSON.parse(runProgram(peersPython, ["-c", script, archive])).map((member) => ({
+    ...member,
+    bytes: Buffer.from(member.data, "base64"),
+  }));
+}
 
 /** How long any expected state may take to appear; the wait returns as soon as it does. */
 export const STATE_TIMEOUT_MS = 20_000;
@@ -174,7 +235,6 @@ export async function problems(browser) {
 
 /** Polls a file on disk until `accept` holds for its text (null when it does not exist). */
 export async function waitForDisk(browser, description, file, accept) {
-  const { readFile } = await import("node:fs/promises");
   return waitFor(browser, description, () => readFile(file, "utf8").catch(() => null), accept);
 }
 
