@@ -1,14 +1,11 @@
 #!/usr/bin/env bash
 # Fidelity against the real peers: installs the pinned packages in .venv-peers (once), builds the
-# CLI, then compares its output byte for byte with what nagents itself produces.
+# CLI (or takes $SKILLFORGE_BIN), then compares catalog, manifest and load byte for byte with what
+# nagents itself produces. Prints "fidelity: N passed, N failed"; exits non-zero on any failure or
+# when fewer cases than the suite's committed minimum ran.
 set -euo pipefail
-
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-venv="$repo/.venv-peers"
-"$repo/scripts/ensure-peers.sh"
-
-(cd "$repo" && cargo build --quiet -p skillforge-cli)
-
-exec "$venv/bin/python" "$repo/tests/fidelity/test_nagents.py" \
-    --binary "${SKILLFORGE_BIN:-${CARGO_TARGET_DIR:-$repo/target}/debug/skillforge}" \
-    --fixtures "$repo/tests/fixtures" "$@"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/common.bash"
+python="$(fidelity_python)"
+binary="$(fidelity_binary)"
+exec "$python" "$here/test_nagents.py" --binary "$binary" --fixtures "$fidelity_repo/tests/fixtures" "$@"

@@ -33,6 +33,9 @@ from tenxgraph.core.skills.activation import (
 
 from fidelity_common import Results
 
+# Checks this suite runs today; fewer means cases were lost. Raise it when cases are added.
+MIN_CASES = 109
+
 
 class _Captured(Exception):
     """Raised from before_model once the request is captured, so nothing is ever sent."""
@@ -260,18 +263,15 @@ def main() -> int:
         try:
             nagents_cases(results, binary, fixtures / "activation" / "skills", many)
         except Exception as error:  # a crash is a failure, reported with the others
-            results.failed += 1
-            print(f"FAIL nagents cases crashed: {error!r}", file=sys.stderr)
+            results.fail("nagents cases crashed", repr(error))
         outside = scratch / "outside"
         outside.mkdir()
         try:
             root = make_tenxgraph_tree(scratch, fixtures, outside)
             tenxgraph_cases(results, binary, root, scratch)
         except Exception as error:
-            results.failed += 1
-            print(f"FAIL 10xgraph cases crashed: {error!r}", file=sys.stderr)
-    print(f"activation fidelity: {results.passed} passed, {results.failed} failed")
-    return 1 if results.failed else 0
+            results.fail("10xgraph cases crashed", repr(error))
+    return results.finish("activation fidelity", MIN_CASES)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 * python-package: the wheel skillforge writes (no Python build backend involved) is pip-installed into a
   fresh virtual environment together with nagents==0.25.2 (offline, from a wheelhouse downloaded once).
   A real nagents ``Agent(skill_discoverer=BundledSkillDiscoverer())`` refreshes its skills and loads each
-  one; catalog and loads must equal `skillforge catalog` / `skillforge load` on the source folder byte for
-  byte (locations aside, which name the package resource). 10xGraph's ``SkillsRegistry`` pointed at the
+  one; catalog and loads must equal what the same agent code gives over nagents' own
+  ``DirectorySkillDiscoverer`` on the source folder, byte for byte (locations aside, which name the
+  package resource; a CRLF file arrives as nagents' builtin reader translates it, every field compared). 10xGraph's ``SkillsRegistry`` pointed at the
   installed ``bundled`` folder must load every skill exactly as from the source folder.
 * determinism: every target exported twice gives byte-identical files, wheels and archives included.
 * skill-archive: zip members, exclusions, timestamps and permissions, contents equal to the source.
@@ -29,6 +30,7 @@ import venv
 import zipfile
 from pathlib import Path
 
+from nagents.skills import Skill, budget_skill_content
 from tenxgraph.core.skills import SkillsRegistry
 
 from fidelity_common import Results
@@ -36,6 +38,9 @@ from fidelity_common import Results
 PACKAGE = "acme-skills"
 IMPORT = "acme_skills"
 NAGENTS = "nagents==0.25.2"
+
+# Checks this suite runs today; fewer means cases were lost. Raise it when cases are added.
+MIN_CASES = 61
 
 
 def skillforge(binary: Path, *args: str) -> subprocess.CompletedProcess:
@@ -56,7 +61,16 @@ AGENT_SCRIPT = r"""
 import asyncio, json, sys, tempfile
 from pathlib import Path
 from nagents import Agent, Provider, ProviderType, SessionManager
-import acme_skills
+from nagents.skills import DirectorySkillDiscoverer, Skill
+
+# argv[1]: "package" (the installed acme_skills wheel's BundledSkillDiscoverer) or a skills folder
+# (nagents' own DirectorySkillDiscoverer over it). The same agent code reads both.
+where = sys.argv[1]
+if where == "package":
+    import acme_skills
+    discoverer = acme_skills.BundledSkillDiscoverer()
+else:
+    discoverer = DirectorySkillDiscoverer([where])
 
 
 async def main():
@@ -64,26 +78,35 @@ async def main():
     provider = Provider(ProviderType.OPENAI_COMPATIBLE, api_key="unused", model="m", base_url="http://127.0.0.1:9/v1")
     with tempfile.TemporaryDirectory() as state:
         agent = Agent(provider, SessionManager(Path(state) / "sessions.db"), compaction_strategy=None,
-                      skill_discoverer=acme_skills.BundledSkillDiscoverer())
+                      skill_discoverer=discoverer)
         catalog = await agent.refresh_skills()
         loads = {name: dict(await agent.load_skill(name)) for name in catalog}
         stale = None
         try:
-            from nagents.skills import Skill
             await agent.skill_discoverer.load(Skill(name="pdf-forms", description="other", location="x"))
         except ValueError as error:
             stale = str(error)
         await agent.session.close() if hasattr(agent.session, "close") else None
-    print(json.dumps({
+    report = {
         "catalog": [{"name": s.name, "description": s.description, "location": s.location} for s in catalog.values()],
         "loads": loads,
         "stale": stale,
-        "bundled": str(acme_skills.bundled_folder()),
-        "module": acme_skills.__file__,
-    }, ensure_ascii=False))
+    }
+    if where == "package":
+        report["bundled"] = str(acme_skills.bundled_folder())
+        report["module"] = acme_skills.__file__
+    print(json.dumps(report, ensure_ascii=False))
 
 asyncio.run(main())
 """
+
+
+def run_agent(python: Path, where: str) -> tuple[int, dict | None, str]:
+    ran = subprocess.run([str(python), "-c", AGENT_SCRIPT, where], capture_output=True, timeout=300)
+    stderr = ran.stderr.decode("utf-8", "backslashreplace")
+    if ran.returncode != 0:
+        return ran.returncode, None, stderr
+    return 0, json.loads(ran.stdout.decode("utf-8")), stderr
 
 
 def wheelhouse(peers_python: Path, cache: Path) -> Path | None:
@@ -158,43 +181,52 @@ def python_package_round_trip(results: Results, binary: Path, source: Path, work
     check_record(results, wheel)
 
     python = fresh_environment(work / "venv", wheel, peers, peers.parent.parent / "wheelhouse")
-    ran = subprocess.run([str(python), "-c", AGENT_SCRIPT], capture_output=True, text=True)
-    results.check("nagents agent over the installed wheel", 0, ran.returncode)
-    if ran.returncode != 0:
-        print(ran.stderr, file=sys.stderr)
+    code, installed, stderr = run_agent(python, "package")
+    results.check("nagents agent over the installed wheel", 0, code)
+    # The expected side: the same agent code over nagents' own directory source on the source folder.
+    source_code, direct, source_stderr = run_agent(peers, str(source))
+    results.check("nagents agent over the source folder", 0, source_code)
+    if installed is None or direct is None:
+        print(stderr, source_stderr, file=sys.stderr)
         return
-    installed = json.loads(ran.stdout)
     results.check("installed from site-packages, not the export folder", True,
                   "site-packages" in installed["module"])
 
-    listing = skillforge(binary, "catalog", str(source), "--format", "json")
-    ours = json.loads(listing.stdout)["skills"]
-    expected_catalog = [
-        {"name": skill["name"], "description": skill["description"],
-         "location": f"package:{IMPORT}/bundled/{Path(skill['location']).parent.name}/SKILL.md"}
-        for skill in ours
-    ]
-    results.check("catalog: nagents over the package vs skillforge catalog", expected_catalog, installed["catalog"])
-    for skill in expected_catalog:
+    # The one difference nagents itself makes: a bundled skill's location names the package resource.
+    def packaged(location: str) -> str:
+        return f"package:{IMPORT}/bundled/{Path(location).parent.name}/SKILL.md"
+
+    expected_catalog = [{**skill, "location": packaged(skill["location"])} for skill in direct["catalog"]]
+    results.check("catalog: nagents over the package vs nagents over the source folder",
+                  expected_catalog, installed["catalog"])
+    results.check("catalog: every source skill is exported", sorted(p.parent.name for p in source.glob("*/SKILL.md")),
+                  sorted(Path(skill["location"]).parent.name for skill in direct["catalog"]))
+    for skill in direct["catalog"]:
         name = skill["name"]
-        loaded = skillforge(binary, "load", str(source), "--name", name, "--format", "json")
-        expected = json.loads(loaded.stdout)
-        expected["location"] = skill["location"]
-        actual = installed["loads"].get(name)
-        if "\r" in expected["content"]:
-            # importlib.resources reads text with universal newlines (as nagents' own builtin source does),
-            # so a CRLF file arrives with LF; skillforge warned about exactly this at export time.
-            results.check(f"load {name}: content with newlines translated",
-                          expected["content"].replace("\r\n", "\n").replace("\r", "\n"), actual["content"])
-            continue
+        expected = {**direct["loads"][name], "location": packaged(skill["location"])}
+        raw = (source / Path(skill["location"]).parent.name / "SKILL.md").read_bytes()
+        if b"\r" in raw:
+            # nagents' builtin source reads a resource with importlib.resources' read_text, which
+            # translates newlines (Path.read_text does the same); its directory source keeps the bytes.
+            # skillforge warned about exactly this at export time. Every field is still compared: the
+            # expected load is nagents' budget over the text as that reader returns it.
+            text = (source / Path(skill["location"]).parent.name / "SKILL.md").read_text(encoding="utf-8")
+            results.check(f"load {name}: the translated text differs from the directory load", True,
+                          text != direct["loads"][name]["content"])
+            descriptor = Skill(name=name, description=skill["description"], location=expected["location"])
+            expected = dict(budget_skill_content(descriptor, text, expected["token_limit"]))
         results.check(f"load {name}: byte for byte",
                       json.dumps(expected, ensure_ascii=False, separators=(",", ":")),
-                      json.dumps(actual, ensure_ascii=False, separators=(",", ":")))
+                      json.dumps(installed["loads"].get(name), ensure_ascii=False, separators=(",", ":")))
     results.check("stale descriptor refused with nagents' message",
                   "Skill 'pdf-forms' is not in the bundled catalog; refresh discovery", installed["stale"])
+    # The bundled files are the source's bytes (the package adds only its Python modules).
+    bundled = Path(installed["bundled"])
+    results.check("bundled SKILL.md files equal the source's bytes",
+                  {path: data for path, data in tree(source).items() if path.endswith("/SKILL.md")},
+                  {path: data for path, data in tree(bundled).items() if path.endswith("/SKILL.md")})
 
     # 10xGraph reads skill folders from disk: the installed bundled folder must load like the source.
-    bundled = Path(installed["bundled"])
     from_source, from_package = SkillsRegistry(), SkillsRegistry()
     from_source.discover([str(source)])
     from_package.discover([str(bundled)])
@@ -324,8 +356,7 @@ def main() -> int:
         determinism(results, args.binary, source, work)
         archives(results, args.binary, source, work)
         refusals(results, args.binary, source, work)
-    print(f"export fidelity: {results.passed} passed, {results.failed} failed")
-    return 1 if results.failed else 0
+    return results.finish("export fidelity", MIN_CASES)
 
 
 if __name__ == "__main__":

@@ -1,18 +1,11 @@
 #!/usr/bin/env bash
-# Lint fidelity against the real skills-ref 0.1.1 and 10xgraph 0.10.3: builds the CLI, then runs
-# test_lint.py with the peers' Python (.venv-peers, as tests/fidelity/run.sh prepares it, or
-# $PEERS_PYTHON). Prints "lint fidelity: N passed, N failed"; exits non-zero on any failure.
+# Lint fidelity against the real skills-ref 0.1.1, 10xgraph 0.10.3 and nagents 0.25.2: builds the CLI
+# (or takes $SKILLFORGE_BIN), then runs test_lint.py with the peers' Python (.venv-peers, or
+# $PEERS_PYTHON). Prints "lint fidelity: N passed, N failed"; exits non-zero on any failure or too
+# few cases.
 set -euo pipefail
-
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-python="${PEERS_PYTHON:-$repo/.venv-peers/bin/python}"
-if [[ ! -x "$python" ]]; then
-    echo "no peer Python at $python; run tests/fidelity/run.sh once, or set PEERS_PYTHON" >&2
-    exit 2
-fi
-if [[ -z "${SKILLFORGE_BIN:-}" ]]; then
-    (cd "$repo" && cargo build --quiet -p skillforge-cli)
-fi
-exec "$python" "$repo/tests/fidelity/test_lint.py" \
-    --binary "${SKILLFORGE_BIN:-$repo/target/debug/skillforge}" \
-    --fixtures "$repo/crates/skillforge-core/tests/fixtures/lint" "$@"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/common.bash"
+python="$(fidelity_python)"
+binary="$(fidelity_binary)"
+exec "$python" "$here/test_lint.py" --binary "$binary" --fixtures "$fidelity_repo/crates/skillforge-core/tests/fixtures/lint" "$@"

@@ -9,7 +9,6 @@ Run through tests/fidelity/run.sh, which installs the pinned peers and builds th
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import shutil
@@ -19,60 +18,61 @@ import tempfile
 import types
 from pathlib import Path
 
-import nagents.skills.sources as sources
 from nagents.agent import Agent
 from nagents.skills import DirectorySkillDiscoverer
 from nagents.skills import budget_skill_content
 from nagents.skills import render_skill_manifest
 from nagents.skills.types import validate_skill_token_limit
 
+import nagents_peer
 from fidelity_common import Results
+from nagents_peer import as_dict, working_directory
 
 
 LIMITS = (1, 7, 100, 10_000, 100_000)
 
+# Checks this suite runs today; fewer means cases were lost (a fixture tree emptied, a loop cut
+# short). Raise it when cases are added.
+MIN_CASES = 793
 
-@contextlib.contextmanager
-def working_directory(path: Path):
-    previous = os.getcwd()
-    os.chdir(path)
-    try:
-        yield
-    finally:
-        os.chdir(previous)
-
-
-def as_dict(skill) -> dict:
-    return {"name": skill.name, "description": skill.description, "location": skill.location}
+# The committed fixture trees besides nagents-formats and nagents-duplicates; each must exist.
+SHARED_TREES = (
+    "export/skills",
+    "activation/skills",
+    "e2e-workspace",
+    "editor-workspace",
+    "hostile-workspace",
+    "line-endings",
+    "previews-workspace",
+    "skill-file-case",
+)
 
 
 def nagents_survey(roots, max_entries, max_depth, cwd):
     """What nagents finds before its duplicate check, and its bounded diagnostics."""
-    recorded = []
-    real = sources.skill_catalog
-
-    def recording(skills):
-        recorded.extend(skills)
-        return {}
-
-    sources.skill_catalog = recording
-    try:
-        with working_directory(cwd):
-            discoverer = DirectorySkillDiscoverer(roots, max_entries=max_entries, max_depth=max_depth)
-            asyncio.run(discoverer.discover())
-    finally:
-        sources.skill_catalog = real
-    return recorded, list(discoverer.diagnostics)
+    return nagents_peer.survey(roots, cwd, max_entries, max_depth)
 
 
 def nagents_strict(roots, max_entries, max_depth, cwd):
-    with working_directory(cwd):
-        discoverer = DirectorySkillDiscoverer(roots, max_entries=max_entries, max_depth=max_depth)
-        try:
-            skills = asyncio.run(discoverer.discover())
-        except ValueError as error:
-            return discoverer, None, str(error)
-    return discoverer, list(skills), None
+    return nagents_peer.strict(roots, cwd, max_entries, max_depth)
+
+
+def expected_catalog_json(found, diagnostics, error) -> bytes:
+    """`skillforge catalog --format json` as nagents decides it, serialised the way the CLI does
+    (two-space indent, `": "`, UTF-8 unescaped, a final newline): every descriptor nagents parsed, in
+    name order (a stable sort, so repeated names keep nagents' walk order), its diagnostics, the
+    message of its `discover()` failure, and the descriptors nagents' own `skill_catalog` refuses as
+    duplicates. `shadowed` is nagents' CompositeSkillDiscoverer's business (a later source's skill of a
+    name already taken); a directory source alone shadows nothing, so it is empty in every case here."""
+    _, refused = nagents_peer.duplicates(found)
+    report = {
+        "skills": [as_dict(skill) for skill in sorted(found, key=lambda skill: skill.name)],
+        "diagnostics": diagnostics,
+        "error": error,
+        "duplicates": [as_dict(skill) for skill in refused],
+        "shadowed": [],
+    }
+    return (json.dumps(report, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 class StandInAgent:
@@ -121,26 +121,9 @@ def compare_case(results, cli, label, roots, cwd, max_entries=10_000, max_depth=
     found, diagnostics = nagents_survey(roots, max_entries, max_depth, cwd)
     discoverer, strict, error = nagents_strict(roots, max_entries, max_depth, cwd)
 
-    seen = set()
-    duplicates = []
-    for skill in found:
-        if skill.name in seen:
-            duplicates.append(as_dict(skill))
-        seen.add(skill.name)
-    expected_report = {
-        "skills": [as_dict(skill) for skill in sorted(found, key=lambda skill: skill.name)],
-        "diagnostics": diagnostics,
-        "error": error,
-        "duplicates": duplicates,
-    }
     code, out, err = cli.run(["catalog", *roots, *bounds, "--format", "json"], cwd)
-    try:
-        report = json.loads(out)
-        actual_report = {key: report.get(key) for key in expected_report}
-    except ValueError:
-        actual_report = {"unparsable": out, "stderr": err}
-    results.check(f"{label}: catalog", expected_report, actual_report)
-    results.check(f"{label}: catalog exit code", 1 if error else 0, code)
+    results.check(f"{label}: catalog", expected_catalog_json(found, diagnostics, error), out)
+    results.check(f"{label}: catalog exit code and stderr", (1 if error else 0, b""), (code, err))
 
     code, out, err = cli.run(["manifest", *roots, *bounds], cwd)
     if error is None:
@@ -274,6 +257,12 @@ def main() -> int:
     formats = fixtures / "nagents-formats"
     compare_case(results, cli, "formats", [formats], fixtures)
     compare_case(results, cli, "duplicates", [fixtures / "nagents-duplicates"], fixtures)
+    # Every other committed fixture tree, the export source included (test_export.py installs it).
+    for tree in SHARED_TREES:
+        if not (fixtures / tree).is_dir():
+            results.fail(f"{tree}: the fixture tree is missing")
+            continue
+        compare_case(results, cli, tree, [fixtures / tree], fixtures, limits=(7, 10_000))
     compare_case(results, cli, "overlapping roots", [formats / "nested", formats], fixtures, loads=False)
     compare_case(results, cli, "overlapping roots reversed", [formats, formats / "nested"], fixtures, loads=False)
     compare_case(
@@ -325,8 +314,7 @@ def main() -> int:
 
     token_limit_environment(results, cli, fixtures)
 
-    print(f"fidelity: {results.passed} passed, {results.failed} failed")
-    return 1 if results.failed else 0
+    return results.finish("fidelity", MIN_CASES)
 
 
 if __name__ == "__main__":
