@@ -22,6 +22,9 @@ pub struct Placement {
     pub nested_in: Option<String>,
     /// Other SKILL.md files (display paths, in discovery order) that declare the same name.
     pub same_name_elsewhere: Vec<String>,
+    /// Those of them that nagents loads too (it never sees a linked, undecodable or unparsable file),
+    /// in discovery order: what makes its catalog refuse the name.
+    pub nagents_same_name: Vec<String>,
     /// Whether this file comes first among the files sharing its name.
     pub first_of_its_name: bool,
     /// A lowercase `skill.md` sits beside this `SKILL.md`, where no client reads it.
@@ -79,6 +82,8 @@ pub struct SkillFile {
     pub source: String,
     /// Byte offset of the first invalid UTF-8 sequence in the original bytes.
     pub invalid_utf8_at: Option<usize>,
+    /// Python's `UnicodeDecodeError` text for those bytes, as the Python clients report it.
+    pub utf8_decode_error: Option<String>,
     pub placement: Placement,
     /// The first parse of the frontmatter, shared by placement and lint so a workspace run parses each file
     /// once. It is keyed by the YAML text and its offset, so a file whose `source` was replaced since is
@@ -115,13 +120,15 @@ impl SkillFile {
             .and_then(Path::file_name)
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let (source, invalid_utf8_at) = match String::from_utf8(bytes) {
-            Ok(text) => (text, None),
+        let (source, invalid_utf8_at, utf8_decode_error) = match String::from_utf8(bytes) {
+            Ok(text) => (text, None, None),
             Err(error) => {
                 let at = error.utf8_error().valid_up_to();
+                let decode_error = crate::python::utf8_error(error.as_bytes(), &error.utf8_error());
                 (
                     String::from_utf8_lossy(error.as_bytes()).into_owned(),
                     Some(at),
+                    Some(decode_error),
                 )
             }
         };
@@ -131,6 +138,7 @@ impl SkillFile {
             dir_name,
             source,
             invalid_utf8_at,
+            utf8_decode_error,
             placement: Placement::default(),
             frontmatter: std::sync::OnceLock::new(),
             origin: None,

@@ -57,8 +57,9 @@ pub fn profiles_markdown() -> String {
     out.push_str(
         "\nHow verdicts are reached: `10xgraph` replays 10xGraph's loader step by step (checked against\n\
          10xgraph in `tests/fidelity/test_lint.py`); `nagents` runs the engine's copy of nagents' line parser\n\
-         (checked against nagents by the catalog fidelity tests); `spec` is valid when no error-level `spec`\n\
-         finding remains (checked against skills-ref). `claude-code` always loads: malformed YAML keeps the\n\
+         (checked per skill against nagents' directory discovery and catalog on every fixture tree, in the same\n\
+         suite); `spec` is valid when no error-level `spec` finding remains (checked rule by rule against\n\
+         skills-ref's messages, in the same suite). `claude-code` always loads: malformed YAML keeps the\n\
          body with empty metadata and the folder name. For `claude-upload`, `codex`, `copilot` and `opencode` the verdict is derived from\n\
          the profile's error-level findings, from the documented behaviour below, not from running the client.\n",
     );

@@ -104,14 +104,15 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
                     reason: "symbolic links are skipped during discovery".to_string(),
                 };
             }
-            if context.file.invalid_utf8_at.is_some() {
+            if let Some(decode_error) = &context.file.utf8_decode_error {
+                // nagents reads the file as UTF-8 and skips it with Python's decoding error.
                 return Outcome::Skipped {
-                    reason: "SKILL.md is not valid UTF-8".to_string(),
+                    reason: decode_error.clone(),
                 };
             }
             let location = context.file.display_path.clone();
             match nagents_metadata(context.source, &location, &context.file.dir_name) {
-                Ok(skill) if !placement.same_name_elsewhere.is_empty() => Outcome::FailsCatalog {
+                Ok(skill) if !placement.nagents_same_name.is_empty() => Outcome::FailsCatalog {
                     reason: format!(
                         "Duplicate skill name {} at {location}",
                         python::repr(&skill.name)
@@ -172,6 +173,22 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
 /// nagents' `parse_skill_metadata` on a SKILL.md. It reads the body only for a fallback description, so
 /// when the file has a closed frontmatter block the lines up to its closing `---` give the same result,
 /// without splitting a long body into lines; only a skill left with the fallback is parsed again whole.
+/// The name nagents gives the skill in `file`, or `None` when nagents does not load it at all
+/// (a linked or lowercase file, undecodable bytes, metadata it refuses).
+pub(crate) fn nagents_name(file: &crate::lint::context::SkillFile) -> Option<String> {
+    let placement = &file.placement;
+    if placement.symlinked_dir
+        || placement.symlinked_file
+        || file.utf8_decode_error.is_some()
+        || file.is_lowercase_skill_file()
+    {
+        return None;
+    }
+    nagents_metadata(&file.source, &file.display_path, &file.dir_name)
+        .ok()
+        .map(|skill| skill.name)
+}
+
 fn nagents_metadata(
     source: &str,
     location: &str,

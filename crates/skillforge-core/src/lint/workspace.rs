@@ -900,6 +900,15 @@ pub fn place(files: &mut [SkillFile]) {
             by_name.entry(name.clone()).or_default().push(index);
         }
     }
+    // nagents compares the names of the skills it loads, read by its own parser.
+    let nagents_names: Vec<Option<String>> =
+        crate::parallel::map(files, crate::lint::verdict::nagents_name);
+    let mut by_nagents_name: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (index, name) in nagents_names.iter().enumerate() {
+        if let Some(name) = name {
+            by_nagents_name.entry(name).or_default().push(index);
+        }
+    }
     for (index, file) in files.iter_mut().enumerate() {
         let dir = &dirs[index];
         // The deepest enclosing skill folder: walk up from this folder instead of comparing every
@@ -914,6 +923,16 @@ pub fn place(files: &mut [SkillFile]) {
             let same = by_name.get(name).map(Vec::as_slice).unwrap_or(&[]);
             file.placement.first_of_its_name = same.first() == Some(&index);
             file.placement.same_name_elsewhere = same
+                .iter()
+                .filter(|other| **other != index)
+                .filter_map(|other| displays.get(*other).cloned())
+                .collect();
+        }
+        if let Some(name) = &nagents_names[index] {
+            file.placement.nagents_same_name = by_nagents_name
+                .get(name.as_str())
+                .map(Vec::as_slice)
+                .unwrap_or(&[])
                 .iter()
                 .filter(|other| **other != index)
                 .filter_map(|other| displays.get(*other).cloned())

@@ -13,6 +13,7 @@ pub mod frontmatter_unterminated;
 pub mod key_case_conflict;
 pub mod plain_scalar_colon;
 pub mod plain_scalar_comment;
+pub mod yaml_anchor_or_tag;
 pub mod yaml_invalid;
 
 use crate::lint::repair;
