@@ -23,9 +23,12 @@ step() {
   steps+=("$name"); durations+=($((SECONDS - start)))
 }
 
+# The files `cargo test` regenerates (the TypeScript bindings, the engine's answers the UI fakes replay) must
+# be committed and unchanged by the run.
 bindings_unchanged() {
-  git ls-files --error-unmatch ui/src/lib/bindings.gen.ts >/dev/null &&
-    git diff --exit-code --stat -- ui/src/lib/bindings.gen.ts
+  local generated=(ui/src/lib/bindings.gen.ts ui/src/test/engine-answers.gen.json)
+  git ls-files --error-unmatch "${generated[@]}" >/dev/null &&
+    git diff --exit-code --stat -- "${generated[@]}"
 }
 
 step "cargo fmt" cargo fmt --all -- --check

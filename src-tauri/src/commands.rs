@@ -560,7 +560,7 @@ pub async fn run_triggers(
 }
 
 /// The router's minimum score: `threshold`, or the default when the UI sends none.
-fn router_threshold(threshold: Option<f64>) -> Result<f64, AppError> {
+pub(crate) fn router_threshold(threshold: Option<f64>) -> Result<f64, AppError> {
     check_threshold(threshold.unwrap_or(DEFAULT_THRESHOLD))
         .map_err(|error| AppError::invalid_input(error.to_string()))
 }

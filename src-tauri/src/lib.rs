@@ -2,6 +2,8 @@
 
 mod buffers;
 mod commands;
+#[cfg(test)]
+mod engine_answers;
 mod error;
 mod events;
 mod export;

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import App from "./App.svelte";
 import type { AppError, Result, WorkspaceView } from "./lib/backend";
 import { deferred, failure, fakeBackend, ok, skill, workspaceView } from "./test/fakeBackend";
+import { engineWorkspace } from "./test/engineAnswers";
 
 afterEach(cleanup);
 
@@ -88,20 +89,21 @@ describe("App", () => {
   });
 
   describe("duplicating a builtin skill", () => {
-    const location = "package:skillforge/skills/builtin-one/SKILL.md";
-    const builtinView = workspaceView([skill("builtin-one", "Ships with the app.", "package:skillforge/skills")], {
+    // A real builtin skill, with the text the engine embeds, and the fixture's copy of it.
+    const location = "package:skillforge/skills/writing-skill-descriptions/SKILL.md";
+    const copied = "/home/me/skills/writing-skill-descriptions/SKILL.md";
+    const builtinView = workspaceView([skill("writing-skill-descriptions", "Ships with the app.", "package:skillforge/skills")], {
       root: null,
       label: "Builtin skills",
       read_only: true,
     });
-    const copied = "/home/me/skills/builtin-one/SKILL.md";
 
     async function openBuiltinSkill(duplicate: (location: string) => Result<string | null>) {
       const backend = fakeBackend({
         initial: ok(builtinView),
-        open: (path) => ok(workspaceView([skill("builtin-one", "Ships with the app.", path)], { root: path, label: "skills" })),
+        open: (path) => ok(workspaceView([skill("writing-skill-descriptions", "Ships with the app.", path)], { root: path, label: "skills" })),
         duplicate,
-        files: { [location]: "---\nname: builtin-one\n---\nBuiltin\n", [copied]: "---\nname: builtin-one\n---\nCopy\n" },
+        files: { ...engineWorkspace("builtin").files, ...engineWorkspace("copied").files },
       });
       render(App, { backend });
       await fireEvent.click((await screen.findAllByTestId("skill-item"))[0]);
@@ -132,7 +134,7 @@ describe("App", () => {
     it("opens the chosen folder as the workspace and the copy in the editor", async () => {
       const backend = await openBuiltinSkill(() => ok(copied));
       await fireEvent.click(screen.getByTestId("duplicate-builtin"));
-      await waitFor(() => expect(screen.getByTestId("editor-path").textContent).toBe("builtin-one/SKILL.md"));
+      await waitFor(() => expect(screen.getByTestId("editor-path").textContent).toBe("writing-skill-descriptions/SKILL.md"));
       expect(backend.calls).toContain("openWorkspace /home/me/skills");
       expect(backend.calls).toContain(`readFile ${copied}`);
       expect(screen.getByTestId("workspace-label").textContent?.trim()).toBe("skills");
@@ -141,7 +143,7 @@ describe("App", () => {
     });
 
     it("shows a failure as text and stays on the builtin skills", async () => {
-      const message = "/home/me/skills/builtin-one: a folder with this name is already there <b>bold</b>";
+      const message = "/home/me/skills/writing-skill-descriptions: a folder with this name is already there <b>bold</b>";
       const backend = await openBuiltinSkill(() => failure({ code: "already_exists", message }));
       await fireEvent.click(screen.getByTestId("duplicate-builtin"));
       const notice = await screen.findByTestId("editor-notice");

@@ -1,18 +1,32 @@
 // The editing workflow against the fake backend: diagnostics, quick fixes, saves, conflicts and the preview.
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/svelte";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import { EditorView } from "@codemirror/view";
 import { undo } from "@codemirror/commands";
 import { afterEach, describe, expect, it } from "vitest";
 import App from "./App.svelte";
-import { fakeBackend, fingerprintOf, ok, skill, workspaceView } from "./test/fakeBackend";
+import { fakeBackend, ok, skill, workspaceView } from "./test/fakeBackend";
+import { engineWorkspace } from "./test/engineAnswers";
 
 afterEach(cleanup);
 
 const PATH = "/work/skills/csv/SKILL.md";
 const OTHER = "/work/skills/other/SKILL.md";
-const GOOD = "---\nname: csv\ndescription: Cleans CSV. Use when a CSV will not import.\n---\nBody\n";
+// The fixture the engine answered about (engine-questions.json); every text linted below has its recorded answer.
+const FIXTURE = engineWorkspace("editor").files;
+// How each client sees csv named `CSV` (engine answer, asserted literally so a changed verdict fails here).
+const VERDICTS_FOR_UPPERCASE = {
+  spec: "skipped",
+  nagents: "loads",
+  "10xgraph": "loads",
+  "claude-code": "loads",
+  "claude-upload": "skipped",
+  codex: "loads",
+  copilot: "skipped",
+  opencode: "skipped",
+};
+const GOOD = FIXTURE[PATH];
 
-function setup(files: Record<string, string> = { [PATH]: GOOD, [OTHER]: "---\nname: other\n---\n" }) {
+function setup(files: Record<string, string> = { ...FIXTURE }) {
   const backend = fakeBackend({
     initial: ok(workspaceView([skill("csv"), skill("other")])),
     refresh: () => ok(workspaceView([skill("csv"), skill("other")])),
@@ -39,29 +53,44 @@ function type(from: number, to: number, insert: string) {
   view().dispatch({ changes: { from, to, insert }, userEvent: "input.type" });
 }
 
+/** The codes of the problems listed, once there are some. */
+async function problemCodes(): Promise<(string | undefined)[]> {
+  const rows = await screen.findAllByTestId("problem", {}, { timeout: 2000 });
+  return rows.map((row) => row.dataset.code);
+}
+
+function problemRow(code: string): HTMLElement {
+  const row = screen.getAllByTestId("problem").find((element) => element.dataset.code === code);
+  if (!row) throw new Error(`no problem ${code}`);
+  return row;
+}
+
 describe("the editor", () => {
   it("lints the unsaved text, shows the code, and applies the quick fix as one undoable step", async () => {
     setup();
     await openSkill("csv");
     const at = GOOD.indexOf("csv");
-    type(at, at + 3, "Bad_Name");
-    const problem = await screen.findByTestId("problem", {}, { timeout: 2000 });
-    expect(problem.dataset.code).toBe("SF001");
-    expect(screen.getByTestId("problem-message").textContent).toContain("Bad_Name");
+    type(at, at + 3, "CSV");
+    // An uppercase name is two findings: not lowercase, and not the folder's name; both fixes are unsafe.
+    expect(await problemCodes()).toEqual(["SF203", "SF206"]);
+    const lowercase = problemRow("SF203");
+    expect(within(lowercase).getByTestId("problem-message").textContent).toBe("`name` `CSV` must be lowercase");
+    expect(within(lowercase).getByTestId("problem-fix").textContent?.trim()).toBe("Rename to `csv` (unsafe)");
+    expect(within(problemRow("SF206")).getByTestId("problem-fix").textContent?.trim()).toBe("Set `name` to `csv` (unsafe)");
     await waitFor(() => expect(document.querySelector(".cm-lintRange-error")).not.toBeNull());
-    await fireEvent.click(screen.getByTestId("problem-fix"));
-    expect(view().state.sliceDoc()).toContain("name: bad-name\n");
+    await fireEvent.click(within(lowercase).getByTestId("problem-fix"));
+    expect(view().state.sliceDoc()).toBe(GOOD);
     await waitFor(() => expect(screen.queryByTestId("problem")).toBeNull(), { timeout: 2000 });
     undo(view());
-    expect(view().state.sliceDoc()).toContain("name: Bad_Name\n");
+    expect(view().state.sliceDoc()).toContain("name: CSV\n");
   });
 
   it("keeps a CRLF file and its BOM byte for byte and maps diagnostics onto the right characters", async () => {
     const crlf = "\uFEFF---\r\ndescription: d\r\nname: Bad\r\n---\r\n";
     const backend = setup({ [PATH]: crlf });
     await openSkill("csv");
-    await screen.findByTestId("problem", {}, { timeout: 2000 });
-    await fireEvent.click(screen.getByTestId("problem-fix"));
+    expect(await problemCodes()).toEqual(["SF112", "SF304", "SF203", "SF206"]);
+    await fireEvent.click(within(problemRow("SF203")).getByTestId("problem-fix"));
     expect(view().state.sliceDoc()).toBe(crlf.replace("Bad", "bad"));
     await fireEvent.keyDown(window, { key: "s", ctrlKey: true });
     await waitFor(() => expect(backend.files.get(PATH)).toBe(crlf.replace("Bad", "bad")));
@@ -122,7 +151,15 @@ describe("the editor", () => {
     expect(banner.dataset.conflict).toBe("deleted");
     await fireEvent.click(screen.getByTestId("conflict-save-again"));
     await waitFor(() => expect(backend.files.get(PATH)).toBe(`x${GOOD}Outside\n`));
-    expect(fingerprintOf(backend.files.get(PATH)!)).toBeTruthy();
+    // That save kept the new file's fingerprint: the next one replaces the file as unchanged, with no conflict.
+    type(0, 0, "y");
+    await fireEvent.keyDown(window, { key: "s", ctrlKey: true });
+    await waitFor(() => expect(backend.files.get(PATH)).toBe(`yx${GOOD}Outside\n`));
+    expect(backend.calls.filter((call) => call.startsWith(`saveFile ${PATH}`))).toEqual([
+      `saveFile ${PATH} new`,
+      `saveFile ${PATH} unchanged`,
+    ]);
+    expect(screen.queryByTestId("conflict-banner")).toBeNull();
   });
 
   it("asks before switching away from unsaved edits", async () => {
@@ -175,8 +212,21 @@ describe("the editor", () => {
     await openSkill("csv");
     const verdicts = await screen.findAllByTestId("verdict", {}, { timeout: 2000 });
     expect(verdicts).toHaveLength(8);
-    expect(verdicts[0].dataset.outcome).toBe("loads");
+    expect(verdicts.map((verdict) => verdict.dataset.outcome)).toEqual(Array(8).fill("loads"));
     expect(verdicts[0].textContent).toContain("Cleans CSV");
+  });
+
+  it("shows nagents loading an uppercase name that the specification refuses", async () => {
+    setup();
+    await fireEvent.click(await screen.findByTestId("tab-clients"));
+    await openSkill("csv");
+    await screen.findAllByTestId("verdict", {}, { timeout: 2000 });
+    const at = GOOD.indexOf("csv");
+    type(at, at + 3, "CSV");
+    const outcomes = () =>
+      Object.fromEntries(screen.getAllByTestId("verdict").map((verdict) => [verdict.dataset.profile, verdict.dataset.outcome]));
+    await waitFor(() => expect(outcomes().spec).not.toBe("loads"), { timeout: 2000 });
+    expect(outcomes()).toEqual(VERDICTS_FOR_UPPERCASE);
   });
 });
 
@@ -190,8 +240,8 @@ describe("the backend's copy of the buffer", () => {
     await openSkill("csv");
     await waitFor(() => expect(held(backend)?.text).toBe(GOOD));
     const at = GOOD.indexOf("csv");
-    type(at, at + 3, "Bad_Name");
-    await screen.findByTestId("problem", {}, { timeout: 2000 });
+    type(at, at + 3, "CSV");
+    await screen.findAllByTestId("problem", {}, { timeout: 2000 });
     expect(backend.calls.filter((call) => call.startsWith("openBuffer"))).toHaveLength(1);
     expect(backend.calls.some((call) => call.startsWith("editBuffer"))).toBe(true);
     expect(backend.calls.some((call) => call.startsWith("lintBuffer"))).toBe(false);
@@ -199,8 +249,8 @@ describe("the backend's copy of the buffer", () => {
 
     // An update lost on the way: the backend's copy is at another version than the editor believes.
     held(backend)!.version += 5;
-    const fixedAt = view().state.sliceDoc().indexOf("Bad_Name");
-    type(fixedAt, fixedAt + 8, "good-name");
+    const fixedAt = view().state.sliceDoc().indexOf("CSV");
+    type(fixedAt, fixedAt + 3, "csv");
     await waitFor(() => expect(screen.queryByTestId("problem")).toBeNull(), { timeout: 2000 });
     expect(backend.calls.filter((call) => call.startsWith("openBuffer"))).toHaveLength(2);
     expect(held(backend)?.text).toBe(view().state.sliceDoc());
@@ -216,7 +266,7 @@ describe("the backend's copy of the buffer", () => {
     await screen.findByTestId("conflict-banner");
     await fireEvent.click(screen.getByTestId("conflict-reload-theirs"));
     await waitFor(() => expect(held(backend)?.text).toBe(GOOD.replace("name: csv", "name: Theirs")));
-    expect((await screen.findByTestId("problem", {}, { timeout: 2000 })).dataset.code).toBe("SF001");
+    expect(await problemCodes()).toEqual(["SF203", "SF206"]);
     undo(view());
     await waitFor(() => expect(held(backend)?.text).toBe(`${GOOD}Mine\n`));
     await waitFor(() => expect(screen.queryByTestId("problem")).toBeNull(), { timeout: 2000 });
@@ -241,11 +291,11 @@ describe("leaving unsaved work", () => {
   });
 
   it("jumps from a problem of another file to its place in that file", async () => {
-    const bad = "---\nname: Other\n---\n";
+    const bad = FIXTURE[OTHER].replace("name: other", "name: Other");
     setup({ [PATH]: GOOD, [OTHER]: bad });
     await openSkill("csv");
-    const jump = await screen.findByTestId("problem-jump", {}, { timeout: 2000 });
-    await fireEvent.click(jump);
+    expect(await problemCodes()).toEqual(["SF203", "SF206"]);
+    await fireEvent.click(within(problemRow("SF203")).getByTestId("problem-jump"));
     await waitFor(() => expect(screen.getByTestId("editor-path").textContent).toBe("other/SKILL.md"));
     expect(view().state.selection.main.head).toBe(bad.indexOf("Other"));
   });
@@ -277,8 +327,9 @@ describe("untrusted text", () => {
     expect(item.querySelector("img, script")).toBeNull();
     expect(screen.getByTestId("skill-name").textContent).toBe(hostile);
     await fireEvent.click(item);
-    const message = await screen.findByTestId("problem-message", {}, { timeout: 2000 });
-    expect(message.textContent).toContain(hostile);
+    await waitFor(() => expect(screen.getAllByTestId("problem-message").map((message) => message.textContent)).toContain(
+      "`name` `<img src=x onerror=alert(1)>` does not match the folder name `csv`",
+    ), { timeout: 2000 });
     await fireEvent.click(screen.getByTestId("tab-clients"));
     await screen.findAllByTestId("verdict", {}, { timeout: 2000 });
     // The only markup from the backend in the page is the preview's; nothing else became elements.
@@ -290,10 +341,10 @@ describe("untrusted text", () => {
     await openSkill("csv");
     const at = GOOD.indexOf("csv");
     type(at, at + 3, "Bad");
-    const about = await screen.findByText("?", { selector: "button" }, { timeout: 2000 });
-    await fireEvent.click(about);
-    expect((await screen.findByTestId("rule-name")).textContent).toBe("name-format");
-    expect(screen.getByTestId("rule-doc").querySelector("h1")?.textContent).toBe("name-format");
-    expect(backend.calls).toContain("ruleDocumentation name-format");
+    expect(await problemCodes()).toEqual(["SF203", "SF206"]);
+    await fireEvent.click(within(problemRow("SF203")).getByText("?", { selector: "button" }));
+    expect((await screen.findByTestId("rule-name")).textContent).toBe("name-not-lowercase");
+    expect(screen.getByTestId("rule-doc").querySelector("h1")?.textContent).toBe("SF203 name-not-lowercase");
+    expect(backend.calls).toContain("ruleDocumentation name-not-lowercase");
   });
 });

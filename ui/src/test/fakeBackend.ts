@@ -1,13 +1,10 @@
-// A stand-in for the desktop backend: answers from fixed data and an in-memory file system, and records what the
-// UI asked for.
+// A stand-in for the desktop backend: an in-memory file system, the engine's recorded answers (engineAnswers.ts)
+// for everything the engine decides, and a record of what the UI asked for.
 import type {
   AppError,
   Backend,
-  BufferLint,
-  EditorDiagnostic,
   ExportChoice,
   ExportReport,
-  ProfileId,
   RecentList,
   Result,
   SaveGuard,
@@ -15,7 +12,17 @@ import type {
   WorkspaceEvent,
   WorkspaceView,
 } from "../lib/backend";
-import { fakeCatalog, fakeLoad, fakePage, fakeSimulate, fakeSkills, fakeTriggers } from "./fakePreviews";
+import {
+  engineCatalog,
+  engineCreate,
+  engineFileLint,
+  engineLint,
+  engineLoad,
+  engineRuleDocumentation,
+  engineSavedTriggers,
+  engineSimulate,
+  engineTriggers,
+} from "./engineAnswers";
 
 export function skill(name: string, description = `Describes ${name}.`, root = "/work/skills"): Skill {
   return { name, description, location: `${root}/${name}/SKILL.md` };
@@ -56,7 +63,8 @@ export interface FakeBackendOptions {
   remove?: (path: string) => Answer<WorkspaceView>;
   /** The recent folders the backend remembers (forgetting one removes it here). */
   recent?: RecentList;
-  /** How many catalog entries a preview page lists (the backend's is 300). */
+  /** How many catalog entries a preview page lists (the backend's is 300); the engine's answers must have been
+   * recorded for this count. */
   previewRows?: number;
   pick?: Answer<string | null>;
   /** What "Duplicate into a folder…" answers: the copied SKILL.md, or null for a cancelled dialog. */
@@ -84,50 +92,6 @@ export function fingerprintOf(text: string): string {
   let hash = 5381;
   for (let index = 0; index < text.length; index++) hash = ((hash * 33) ^ text.charCodeAt(index)) >>> 0;
   return `${text.length}-${hash.toString(16)}`;
-}
-
-/**
- * The fake linter knows one rule, enough to exercise the editor: a frontmatter `name:` must be lowercase words
- * joined by hyphens (code SF001, fix: lowercase it).
- */
-export function fakeLint(text: string, profiles: ProfileId[]): BufferLint {
-  const diagnostics: EditorDiagnostic[] = [];
-  const match = /^name:[ \t]*(.*?)[ \t]*$/m.exec(text);
-  let name = "";
-  if (match) {
-    name = match[1];
-    const from = match.index + match[0].indexOf(name, 5);
-    const to = from + name.length;
-    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) {
-      const before = text.slice(0, from);
-      const line = before.split("\n").length;
-      diagnostics.push({
-        code: "SF001",
-        rule: "name-format",
-        severity: "error",
-        message: `The name “${name}” must use lowercase letters, digits and hyphens.`,
-        from,
-        to,
-        line,
-        column: from - (before.lastIndexOf("\n") + 1) + 1,
-        profiles,
-        fix: {
-          title: "Lowercase the name",
-          applicability: "safe",
-          edits: [{ from, to, insert: name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") }],
-        },
-      });
-    }
-  }
-  const description = /^description:[ \t]*(.*?)[ \t]*$/m.exec(text)?.[1] ?? "";
-  const verdicts = profiles.map((profile) =>
-    diagnostics.length === 0
-      ? { profile, outcome: "loads" as const, name, description }
-      : profile === "nagents"
-        ? { profile, outcome: "fails-catalog" as const, reason: "invalid name" }
-        : { profile, outcome: "skipped" as const, reason: "invalid name" },
-  );
-  return { diagnostics, verdicts };
 }
 
 export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
@@ -224,14 +188,14 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     },
     lintBuffer: async (path, text, profiles) => {
       calls.push(`lintBuffer ${path} ${profiles.join(",")}`);
-      return ok(fakeLint(text, profiles));
+      return ok(engineLint({ path, text, profiles }));
     },
     openBuffer: async (path, text, profiles) => {
       calls.push(`openBuffer ${path} ${profiles.join(",")}`);
       for (const [id, held] of buffers) if (held.path === path) buffers.delete(id);
       const id = ++nextBuffer;
       buffers.set(id, { path, text, version: 0 });
-      return ok({ id, answer: { kind: "linted", version: 0, lint: fakeLint(text, profiles) }, backend_ms: 0 });
+      return ok({ id, answer: { kind: "linted", version: 0, lint: engineLint({ path, text, profiles }) }, backend_ms: 0 });
     },
     editBuffer: async (id, version, changes, profiles) => {
       calls.push(`editBuffer ${id} ${version} ${profiles.join(",")}`);
@@ -244,7 +208,7 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       for (const change of [...changes].reverse()) text = text.slice(0, change.from) + change.insert + text.slice(change.to);
       held.text = text;
       held.version++;
-      return ok({ id, answer: { kind: "linted", version: held.version, lint: fakeLint(text, profiles) }, backend_ms: 0 });
+      return ok({ id, answer: { kind: "linted", version: held.version, lint: engineLint({ path: held.path, text, profiles }) }, backend_ms: 0 });
     },
     closeBuffer: async (id) => {
       calls.push(`closeBuffer ${id}`);
@@ -253,44 +217,42 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     },
     lintWorkspace: async (profiles) => {
       calls.push(`lintWorkspace ${profiles.join(",")}`);
-      return ok({
-        files: [...files.entries()].map(([path, text]) => {
-          const { diagnostics } = fakeLint(text, profiles);
-          const errors = diagnostics.filter((d) => d.severity === "error").length;
-          return { path, errors, warnings: 0, infos: 0, diagnostics, verdicts: [] };
-        }),
-      });
+      // The engine lints every SKILL.md under the roots; each file's entry is the engine's for its text.
+      const skills = [...files.keys()].filter((path) => path.endsWith("/SKILL.md")).sort();
+      return ok({ files: skills.map((path) => engineFileLint({ path, text: files.get(path)!, profiles })) });
     },
     ruleDocumentation: async (rule) => {
       calls.push(`ruleDocumentation ${rule}`);
-      return ok({ html: `<h1>${rule}</h1><p>What it does.</p>`, links: [] });
+      return ok(engineRuleDocumentation(rule));
     },
     createSkill: async (parent, name, withScripts, withReferences) => {
       calls.push(`createSkill ${parent} ${name} ${withScripts} ${withReferences}`);
-      const path = `${parent}/${name}/SKILL.md`;
-      if (files.has(path)) return failure({ code: "already_exists", message: `${path} already exists` });
-      files.set(path, `---\nname: ${name}\ndescription: Use when …\n---\n`);
-      return ok(path);
+      const created = engineCreate({ parent, name, with_scripts: withScripts, with_references: withReferences });
+      if (files.has(created.path)) return failure({ code: "already_exists", message: `${created.path} already exists` });
+      for (const [path, text] of Object.entries(created.files)) files.set(path, text);
+      return ok(created.path);
     },
     catalogPreview: async (dialect, limits, buffers, currentPath, currentName) => {
       calls.push(`catalogPreview ${dialect}`);
-      return ok(fakePage(fakeCatalog(fakeSkills(files, buffers), dialect, limits), currentPath, currentName, options.previewRows));
+      const question = { dialect, limits, buffers, current_path: currentPath, current_name: currentName, rows: options.previewRows ?? 300 };
+      return ok(engineCatalog(question, files));
     },
     loadPreview: async (path, text, tokenLimit) => {
       calls.push(`loadPreview ${path} ${tokenLimit}`);
-      return ok(fakeLoad(path, text, tokenLimit));
+      return ok(engineLoad({ path, text, token_limit: tokenLimit }));
     },
     simulate: async (message, dialect, model, tokenLimit, systemPrompt, buffers) => {
       calls.push(`simulate ${dialect} ${JSON.stringify(model)}`);
-      return ok(fakeSimulate(fakeSkills(files, buffers), message, dialect, model, tokenLimit, systemPrompt));
+      const question = { message, dialect, model, token_limit: tokenLimit, system_prompt: systemPrompt, buffers };
+      return ok(engineSimulate(question, files));
     },
     runTriggers: async (queries, buffers, threshold) => {
       calls.push(`runTriggers ${queries.length} ${threshold}`);
-      return ok(fakeTriggers(fakeSkills(files, buffers), queries, threshold ?? undefined));
+      return ok(engineTriggers({ queries, buffers, threshold }, files));
     },
     saveTriggerQueries: async (skillPath, queries, guard) => {
       calls.push(`saveTriggerQueries ${skillPath} ${guard.kind}`);
-      const path = `${skillPath.slice(0, skillPath.lastIndexOf("/"))}/evals/evals.json`;
+      const { path, text } = engineSavedTriggers({ skill_path: skillPath, queries });
       const current = files.get(path);
       if (guard.kind === "new" && current !== undefined) {
         return failure({ code: "already_exists", message: `${path} already exists` });
@@ -298,8 +260,6 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       if (guard.kind === "unchanged" && (current === undefined || fingerprintOf(current) !== guard.fingerprint)) {
         return failure({ code: "changed_on_disk", message: `${path} changed on disk` });
       }
-      const name = /^name:[ \t]*(.*?)[ \t]*$/m.exec(files.get(skillPath) ?? "")?.[1] ?? "";
-      const text = `${JSON.stringify(queries.map((q) => ({ query: q.query, should_trigger: q.should_trigger === name })), null, 2)}\n`;
       files.set(path, text);
       return ok({ path, fingerprint: fingerprintOf(text) });
     },

@@ -3,18 +3,15 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/sv
 import { EditorView } from "@codemirror/view";
 import { afterEach, describe, expect, it } from "vitest";
 import App from "../../App.svelte";
-import { fakeBackend, fingerprintOf, ok, skill, workspaceView } from "../../test/fakeBackend";
+import { fakeBackend, ok, skill, workspaceView } from "../../test/fakeBackend";
+import { engineWorkspace } from "../../test/engineAnswers";
 
 afterEach(cleanup);
 
 const A = "/work/skills/alpha/SKILL.md";
-const B = "/work/skills/beta/SKILL.md";
-const HOSTILE = "/work/skills/zeta/SKILL.md";
-const files = {
-  [A]: `---\nname: alpha\ndescription: Merges sheets.\n---\n${"alpha body line\n".repeat(20)}`,
-  [B]: "---\nname: beta\ndescription: Writes notes.\n---\nbeta body\n",
-  [HOSTILE]: '---\nname: zeta\ndescription: <script>alert(1)</script> & <img src=x onerror="x">\n---\nz\n',
-};
+// The fixture the engine answered about (engine-questions.json): alpha has a long non-ASCII description and a
+// bundled file, zeta a description full of markup.
+const files = engineWorkspace("previews").files;
 
 async function setup() {
   const backend = fakeBackend({
@@ -43,7 +40,10 @@ describe("catalog preview", () => {
   it("shows the exact text as text, the current skill highlighted, and every entry's share", async () => {
     await setup();
     await waitFor(() => expect(text("catalog-text")).toContain('<skill name="alpha"'));
-    expect(text("catalog-text")).toContain('<script>alert(1)</script> & <img src=x onerror="x">');
+    // nagents escapes a description's markup in its manifest; the panel shows that text as text.
+    expect(text("catalog-text")).toContain(
+      '<skill name="zeta" location="/work/skills/zeta/SKILL.md">&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=&quot;x&quot;&gt;</skill>',
+    );
     expect(document.querySelector("script")).toBeNull();
     expect(document.querySelector("img")).toBeNull();
     expect(text("catalog-current")).toMatch(/^<skill name="alpha"/);
@@ -79,17 +79,18 @@ describe("catalog preview", () => {
     const field = screen.getByTestId("catalog-manifest-tokens-number") as HTMLInputElement;
     await fireEvent.input(field, { target: { value: "40" } });
     await waitFor(() => expect(screen.getByTestId("catalog-omitted-count").textContent).toMatch(/omitted$/));
-    expect(text("catalog-notice")).toContain("[Skill catalog truncated:");
-    expect(screen.getAllByTestId("catalog-entry").some((row) => row.dataset.included === "false")).toBe(true);
+    // 40 tokens are 160 bytes, less than nagents' header and footer alone: every descriptor is left out.
+    expect(text("catalog-notice")).toContain("[Skill catalog truncated: 3 additional descriptors omitted");
+    expect(screen.getAllByTestId("catalog-entry").map((row) => row.dataset.included)).toEqual(["false", "false", "false"]);
   });
 
   it("follows the unsaved buffer", async () => {
     await setup();
-    await waitFor(() => expect(text("catalog-text")).toContain(">Merges sheets.</skill>"));
+    await waitFor(() => expect(text("catalog-text")).toContain('SKILL.md">Merges sheets. Fusionne'));
     const view = editor();
     const at = view.state.doc.toString().indexOf("Merges sheets.");
     view.dispatch({ changes: { from: at, to: at + "Merges".length, insert: "Joins" }, userEvent: "input.type" });
-    await waitFor(() => expect(text("catalog-text")).toContain(">Joins sheets.</skill>"));
+    await waitFor(() => expect(text("catalog-text")).toContain('SKILL.md">Joins sheets. Fusionne'));
   });
 
   it("compares two clients side by side", async () => {
@@ -108,11 +109,16 @@ describe("load budget", () => {
     await fireEvent.input(screen.getByTestId("token-limit-number"), { target: { value: "20" } });
     await waitFor(() => expect(screen.getByTestId("load-cut-marker")).toBeTruthy());
     expect(screen.getByTestId("load-truncated").dataset.truncated).toBe("true");
-    expect(text("load-cut-line")).toMatch(/^cut on line \d+/);
-    const shown = screen.getByTestId("load-text");
+    expect(text("load-cut-line")).toMatch(/^cut on line 3\b/);
+    const shown = screen.getByTestId("load-text").textContent ?? "";
     // The text around the marker is the file's text, unchanged.
     const marker = screen.getByTestId("load-cut-marker").textContent ?? "";
-    expect(shown.textContent?.replace(marker, "")).toBe(files[A]);
+    expect(shown.replace(marker, "")).toBe(files[A]);
+    // nagents keeps 20 tokens × 4 bytes; in the description's accented letters that is fewer characters.
+    const kept = shown.slice(0, shown.indexOf(marker));
+    expect(new TextEncoder().encode(kept).length).toBe(80);
+    expect(kept.length).toBe(78);
+    expect(kept).toBe(files[A].slice(0, 78));
     expect(text("tenx-files")).toContain("references/guide.md");
   });
 });
@@ -209,13 +215,24 @@ describe("trigger tests", () => {
     await fireEvent.click(screen.getByTestId("triggers-conflict-overwrite"));
     await waitFor(() => expect(backend.files.get(path)).toContain("merges sheets"));
     expect(screen.queryByTestId("triggers-conflict")).toBeNull();
-    expect(fingerprintOf(backend.files.get(path)!)).toBeTruthy();
+    // The overwrite kept the file's new fingerprint: saving again replaces it as unchanged, with no conflict.
+    await fireEvent.click(screen.getByTestId("triggers-save"));
+    await waitFor(() =>
+      expect(backend.calls.filter((call) => call.startsWith("saveTriggerQueries"))).toEqual([
+        `saveTriggerQueries ${A} new`,
+        `saveTriggerQueries ${A} unchanged`,
+        `saveTriggerQueries ${A} overwrite`,
+        `saveTriggerQueries ${A} unchanged`,
+      ]),
+    );
+    expect(screen.queryByTestId("triggers-conflict")).toBeNull();
   });
 
   it("reads an existing evals.json into the table", async () => {
     const backend = fakeBackend({
       initial: ok(workspaceView([skill("alpha")])),
-      files: { [A]: files[A], "/work/skills/alpha/evals/evals.json": '[{"query":"join two sheets","should_trigger":true}]' },
+      // alpha alone, with an evals.json beside it.
+      files: { ...engineWorkspace("previews-evals").files },
     });
     render(App, { backend });
     await fireEvent.click((await screen.findAllByTestId("skill-item"))[0]);
