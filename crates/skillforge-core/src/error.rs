@@ -104,7 +104,9 @@ impl Coded for crate::bundle::ExportError {
                 | DestinationError::InTheWay { .. }
                 | DestinationError::UnreadableRecord { .. },
             ) => ErrorCode::NotReplaceable,
-            ExportError::Destination(DestinationError::Exists(_)) => ErrorCode::AlreadyExists,
+            ExportError::Destination(
+                DestinationError::Exists(_) | DestinationError::EarlierExport { .. },
+            ) => ErrorCode::AlreadyExists,
             ExportError::Destination(DestinationError::InsideRoot { .. }) => {
                 ErrorCode::InvalidInput
             }

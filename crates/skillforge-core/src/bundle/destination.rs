@@ -37,6 +37,14 @@ pub enum WriteAction {
 pub enum DestinationError {
     #[error("{}: already exists; choose another destination, or replace it explicitly (--force)", .0.display())]
     Exists(PathBuf),
+    #[error("{}: holds an earlier export; replacing it (--force) would delete {}{}", path.display(), list(removed, "nothing it wrote that this export does not write again"), kept_note(kept))]
+    EarlierExport {
+        path: PathBuf,
+        /// What `--force` would delete: files the earlier export wrote and this one does not.
+        removed: Vec<String>,
+        /// What no export wrote, which `--force` keeps.
+        kept: Vec<String>,
+    },
     #[error("{}: the destination must name a folder inside an existing or creatable parent", .0.display())]
     NoParent(PathBuf),
     #[error("{}: holds files that no skillforge export wrote (no {} or {}); it is never replaced, not even with --force — choose a new or empty folder", .0.display(), super::MANIFEST_FILE, super::STAMP_FILE)]
@@ -62,6 +70,22 @@ pub enum DestinationError {
         #[source]
         source: std::io::Error,
     },
+}
+
+fn list(items: &[String], none: &str) -> String {
+    if items.is_empty() {
+        none.to_string()
+    } else {
+        items.join(", ")
+    }
+}
+
+fn kept_note(kept: &[String]) -> String {
+    if kept.is_empty() {
+        String::new()
+    } else {
+        format!(" and keep what no export wrote: {}", kept.join(", "))
+    }
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DestinationError + '_ {
@@ -384,6 +408,22 @@ pub fn publish_folder(
         None => false,
     };
     if was_occupied && !replace {
+        // Say what a replacement would do, so the author decides on it before asking for it.
+        let folder = parent
+            .as_ref()
+            .and_then(|parent| open::directory_at(parent, name).ok());
+        if let Some(folder) = folder {
+            if let Ok(Some((marker, recorded))) = record_of(&folder, &destination) {
+                if let Ok(plan) = plan_replacement(&folder, &destination, marker, &recorded, files)
+                {
+                    return Err(DestinationError::EarlierExport {
+                        path: destination,
+                        removed: plan.removed,
+                        kept: plan.kept,
+                    });
+                }
+            }
+        }
         return Err(DestinationError::Exists(destination));
     }
     let mut replacement = Replacement::default();

@@ -328,10 +328,22 @@ fn existing_destinations_need_force() {
         run(&request(&root, Target::SkillArchive, out.clone())).written[0].action,
         WriteAction::Created
     );
-    assert!(matches!(
-        export(&request(&root, Target::SkillArchive, out.clone())),
-        Err(ExportError::Destination(DestinationError::Exists(_)))
-    ));
+    // Refused without force, saying what force would do: nothing of the earlier export goes that this
+    // one does not write again, and the author's own file stays.
+    write(&out.join("notes.txt"), "mine");
+    let refused = export(&request(&root, Target::SkillArchive, out.clone()));
+    let Err(ExportError::Destination(error @ DestinationError::EarlierExport { .. })) = refused
+    else {
+        panic!("{refused:?}");
+    };
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{}: holds an earlier export; replacing it (--force) would delete nothing it wrote that this export does not write again and keep what no export wrote: notes.txt",
+            out.display()
+        )
+    );
+    std::fs::remove_file(out.join("notes.txt")).ok();
     let report = run(&forced);
     assert_eq!(report.written[0].action, WriteAction::Replaced);
     assert!(out.join("alpha.skill").is_file());

@@ -5,7 +5,8 @@ crate::declare_rule! {
     /// Flags a skill whose `name` is also declared by another SKILL.md in the linted tree.
     ///
     /// ## Why it matters
-    /// nagents' directory source fails the whole catalog on one duplicate: no skill loads at all. 10xGraph
+    /// nagents' directory source fails the whole catalog on one duplicate among the skills it loads (a
+    /// linked or unparsable copy does not count): no skill loads at all. 10xGraph
     /// keeps the first one it finds and reports the later one as shadowed.
     ///
     /// ## Example
@@ -31,15 +32,18 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let range = context
         .field("name")
         .map_or_else(|| context.frontmatter_anchor(), |entry| entry.value.range);
-    findings.push(
-        Finding::new(
-            range,
-            format!(
-                "another skill with this name is at {other}; nagents refuses the whole catalog"
-            ),
-        )
-        .for_profiles(vec![ProfileId::Nagents]),
-    );
+    // nagents compares only the skills it loads: a linked or unparsable copy is no duplicate to it.
+    if let Some(loaded) = placement.nagents_same_name.first() {
+        findings.push(
+            Finding::new(
+                range,
+                format!(
+                    "another skill with this name is at {loaded}; nagents refuses the whole catalog"
+                ),
+            )
+            .for_profiles(vec![ProfileId::Nagents]),
+        );
+    }
     findings.push(
         Finding::new(
             range,
