@@ -2,11 +2,13 @@
 //! the real app would.
 //!
 //! `ui/src/test/engine-questions.json` names small workspaces (their files, by the paths the UI tests
-//! use) and, for each, the requests the tests make: buffers to lint, loads, catalog pages, playground
-//! runs and trigger tables. This test writes each workspace into a scratch folder, asks the engine the
-//! way the commands do (`Workspace` and the same engine calls; `load_preview` and
-//! `rule_documentation` are the commands themselves) and writes the answers, with the questions, to
-//! `ui/src/test/engine-answers.gen.json`. `make test` fails when that changes the committed file.
+//! use) and, for each, the requests the tests make: buffers to lint (each also rendered for the
+//! preview), loads, catalog pages, playground runs, trigger tables, exports, and the views and
+//! refusals of opening folders. This test writes each workspace into a scratch folder, asks the engine
+//! the way the commands do (`Workspace` and the same engine calls; `load_preview`,
+//! `rule_documentation` and the export request are the commands' own) and writes the answers, with the
+//! questions, to `ui/src/test/engine-answers.gen.json`. `make test` fails when that changes the
+//! committed file.
 //!
 //! The scratch folder stands in for the tests' root (`/work/skills`) and its path is as long as that
 //! root, so a byte count or offset over a text that names a location (a catalog) is the one the
@@ -29,6 +31,8 @@ use skillforge_core::scaffold::ScaffoldOptions;
 use skillforge_core::workspace::{Source, Workspace};
 
 use crate::commands::{self, PlaygroundModel};
+use crate::error::AppError;
+use crate::export::{self, ExportChoice};
 
 const QUESTIONS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -71,6 +75,58 @@ struct WorkspaceQuestions {
     /// `save_trigger_queries`: the evals.json the engine writes (also answered last).
     #[serde(default)]
     save_triggers: Vec<Value>,
+    /// `export_plan` / `export_run` of the workspace as it is, each into its destination as named in
+    /// `destinations` (or, with none, a fresh empty folder).
+    #[serde(default)]
+    export: Vec<ExportQuestion>,
+    /// What is at an export's destination before it runs, by a name the tests use.
+    #[serde(default)]
+    destinations: BTreeMap<String, DestinationSetup>,
+    /// Other folders of the workspace's roots opened on their own (a workspace after closing a folder):
+    /// their views. The workspace itself is always answered as `view`.
+    #[serde(default)]
+    views: Vec<Vec<String>>,
+    /// Paths opened as a folder that the engine refuses (missing, a file, …): its errors.
+    #[serde(default)]
+    open_errors: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExportQuestion {
+    /// `plan` or `run`.
+    call: ExportCall,
+    /// The dialog's choice, as the UI sends it.
+    choice: Value,
+    /// A name from `destinations`, or none for a destination with nothing in it.
+    #[serde(default)]
+    destination: Option<String>,
+}
+
+#[derive(Deserialize, serde::Serialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum ExportCall {
+    Plan,
+    Run,
+}
+
+/// A destination as an export finds it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DestinationSetup {
+    /// Files someone put there, by path.
+    #[serde(default)]
+    files: BTreeMap<String, String>,
+    /// An export run there before, from the workspace holding these files (the skills as they were).
+    #[serde(default)]
+    earlier: Option<EarlierExport>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EarlierExport {
+    files: BTreeMap<String, String>,
+    choice: Value,
 }
 
 /// A question in the shape the engine takes.
@@ -244,6 +300,19 @@ impl Places {
                 text = text.replace(real.as_str(), root);
             }
         }
+        // A folder's label is its name alone (views join them): the scratch folder's random name
+        // stands for the root's name. Whole paths are rewritten first, so only labels are left.
+        for (root, real) in &self.pairs {
+            let (Some(root_name), Some(real_name)) =
+                (Path::new(root).file_name(), Path::new(real).file_name())
+            else {
+                continue;
+            };
+            let (root_name, real_name) = (root_name.to_string_lossy(), real_name.to_string_lossy());
+            if text.contains(real_name.as_ref()) {
+                text = text.replace(real_name.as_ref(), &root_name);
+            }
+        }
         text
     }
 }
@@ -267,12 +336,51 @@ fn files_under(folder: &Path) -> Vec<(PathBuf, String)> {
     files
 }
 
+/// Writes `files` (paths of the tests) into the scratch folders.
+fn write_files(places: &Places, files: &BTreeMap<String, String>) {
+    for (path, text) in files {
+        let real = PathBuf::from(places.real(path));
+        std::fs::create_dir_all(real.parent().expect("a file has a folder")).expect("mkdir");
+        std::fs::write(&real, text).expect("write a fixture file");
+    }
+}
+
+/// Empties a scratch folder, leaving the folder itself.
+fn empty_folder(folder: &Path) {
+    for entry in std::fs::read_dir(folder).expect("read a scratch folder") {
+        let path = entry.expect("a folder entry").path();
+        if path.is_dir() {
+            std::fs::remove_dir_all(&path).expect("remove a scratch folder");
+        } else {
+            std::fs::remove_file(&path).expect("remove a scratch file");
+        }
+    }
+}
+
+/// An answer in the shape the UI's `Result` has: `{status: "ok", data}` or `{status: "error", error}`.
+fn result_answer<T: serde::Serialize>(places: &Places, result: Result<T, AppError>) -> Value {
+    match result {
+        Ok(data) => json!({ "status": "ok", "data": places.virtual_answer(data) }),
+        Err(error) => json!({ "status": "error", "error": places.virtual_answer(error) }),
+    }
+}
+
 fn block_on<F: std::future::Future>(future: F) -> F::Output {
     tauri::async_runtime::block_on(future)
 }
 
 fn answer_workspace(questions: WorkspaceQuestions, rules: &mut BTreeMap<String, Value>) -> Value {
-    let places = Places::new(&questions.roots);
+    // Export destinations get scratch folders of their own, outside the roots.
+    let mut folders = questions.roots.clone();
+    for question in &questions.export {
+        let out = question.choice["out"].as_str().unwrap_or_else(|| {
+            panic!("workspace {}: an export choice without out", questions.name)
+        });
+        if !folders.iter().any(|folder| folder == out) {
+            folders.push(out.to_string());
+        }
+    }
+    let places = Places::new(&folders);
     let mut files = BTreeMap::new();
     for (path, text) in &questions.files {
         let text = match (questions.roots.is_empty(), text) {
@@ -301,7 +409,34 @@ fn answer_workspace(questions: WorkspaceQuestions, rules: &mut BTreeMap<String, 
     } else {
         Source::Folders(roots.clone())
     };
-    let (workspace, _report) = Workspace::open(source).expect("the fixture workspace opens");
+    let (workspace, report) = Workspace::open(source).expect("the fixture workspace opens");
+    // What opening the workspace answers (open_workspace, initial_workspace, builtin_workspace).
+    let view = places.virtual_answer(workspace.view(report));
+    let views: Vec<Value> = questions
+        .views
+        .iter()
+        .map(|subset| {
+            let real = subset
+                .iter()
+                .map(|root| PathBuf::from(places.real(root)))
+                .collect();
+            let (opened, report) =
+                Workspace::open(Source::from_paths(real)).expect("the folders open");
+            json!({ "question": subset, "answer": places.virtual_answer(opened.view(report)) })
+        })
+        .collect();
+    let open_errors: Vec<Value> = questions
+        .open_errors
+        .iter()
+        .map(|path| {
+            let source = Source::Folders(vec![PathBuf::from(places.real(path))]);
+            let error = match Workspace::open(source) {
+                Ok(_) => panic!("{path}: opens, so it has no error to record"),
+                Err(error) => AppError::from(error),
+            };
+            json!({ "question": path, "answer": places.virtual_answer(error) })
+        })
+        .collect();
     let session = workspace.lint_session().expect("the lint session");
 
     let lint: Vec<Value> = questions
@@ -340,10 +475,15 @@ fn answer_workspace(questions: WorkspaceQuestions, rules: &mut BTreeMap<String, 
                     .into_iter()
                     .find(|file| Path::new(&file.path) == real)
             };
+            // The preview pane renders the same texts the editor lints.
+            let preview = workspace
+                .render_preview(&places.real(&question.path), &question.text)
+                .map_err(AppError::from);
             json!({
                 "question": raw,
                 "buffer": places.virtual_answer(buffer),
                 "file": file.map(|file| places.virtual_answer(file)),
+                "preview": result_answer(&places, preview),
             })
         })
         .collect();
@@ -439,6 +579,73 @@ fn answer_workspace(questions: WorkspaceQuestions, rules: &mut BTreeMap<String, 
         })
         .collect();
 
+    assert!(
+        questions.export.is_empty() || places.same_lengths,
+        "workspace {}: install stamps name the skills' folders, so its scratch folders must be as long \
+         as its roots and destinations; use longer paths or a shorter TMPDIR",
+        questions.name
+    );
+    let on_disk: BTreeMap<String, String> = if questions.roots.is_empty() {
+        BTreeMap::new()
+    } else {
+        files.clone()
+    };
+    let root_folders: Vec<String> = questions
+        .roots
+        .iter()
+        .map(|root| places.real(root))
+        .collect();
+    // The roots holding `roots_files`, as the workspace's files were when an export ran.
+    let put_roots = |roots_files: &BTreeMap<String, String>| {
+        for real in &root_folders {
+            empty_folder(Path::new(real));
+        }
+        write_files(&places, roots_files);
+    };
+    let export_of = |call: ExportCall, choice: &Value| -> Result<_, AppError> {
+        let mut choice: ExportChoice = typed(&questions.name, choice);
+        choice.out = places.real(&choice.out);
+        let request = export::request(workspace.export_roots()?, choice)?;
+        Ok(match call {
+            ExportCall::Plan => skillforge_core::bundle::plan(&request)?,
+            ExportCall::Run => skillforge_core::bundle::export(&request)?,
+        })
+    };
+    let export: Vec<Value> = questions
+        .export
+        .iter()
+        .map(|question| {
+            // Every question starts from empty destinations and the workspace as it is.
+            for (_, real) in &places.pairs {
+                empty_folder(Path::new(real));
+            }
+            write_files(&places, &on_disk);
+            if let Some(name) = &question.destination {
+                let setup = questions.destinations.get(name).unwrap_or_else(|| {
+                    panic!("workspace {}: no destination {name}", questions.name)
+                });
+                if let Some(earlier) = &setup.earlier {
+                    put_roots(&earlier.files);
+                    export_of(ExportCall::Run, &earlier.choice).expect("the earlier export");
+                    put_roots(&on_disk);
+                }
+                write_files(&places, &setup.files);
+            }
+            let answer = export_of(question.call, &question.choice);
+            json!({
+                "question": {
+                    "call": question.call,
+                    "choice": question.choice,
+                    "destination": question.destination,
+                },
+                "answer": result_answer(&places, answer),
+            })
+        })
+        .collect();
+    if !questions.export.is_empty() {
+        put_roots(&on_disk);
+    }
+
     let create: Vec<Value> = questions
         .create
         .iter()
@@ -501,6 +708,10 @@ fn answer_workspace(questions: WorkspaceQuestions, rules: &mut BTreeMap<String, 
         "triggers": triggers,
         "create": create,
         "save_triggers": save_triggers,
+        "export": export,
+        "view": view,
+        "views": views,
+        "open_errors": open_errors,
     })
 }
 

@@ -40,7 +40,7 @@ pub async fn export_plan(
     state: State<'_, AppState>,
     choice: ExportChoice,
 ) -> Result<ExportReport, AppError> {
-    let request = request(&state, choice)?;
+    let request = request(state.workspace().export_roots()?, choice)?;
     crate::commands::blocking(move || Ok(bundle::plan(&request)?)).await
 }
 
@@ -51,12 +51,16 @@ pub async fn export_run(
     state: State<'_, AppState>,
     choice: ExportChoice,
 ) -> Result<ExportReport, AppError> {
-    let request = request(&state, choice)?;
+    let request = request(state.workspace().export_roots()?, choice)?;
     crate::commands::blocking(move || Ok(bundle::export(&request)?)).await
 }
 
-fn request(state: &AppState, choice: ExportChoice) -> Result<ExportRequest, AppError> {
-    let roots = state.workspace().export_roots()?;
+/// The engine's export request for the workspace's `roots` (the UI tests' recorded answers are made
+/// with it too, see `engine_answers`).
+pub(crate) fn request(
+    roots: Vec<PathBuf>,
+    choice: ExportChoice,
+) -> Result<ExportRequest, AppError> {
     let out = PathBuf::from(&choice.out);
     if !out.is_absolute() {
         return Err(AppError::invalid_input(format!(

@@ -2,29 +2,27 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, describe, expect, it } from "vitest";
 import App from "./App.svelte";
 import type { AppError, Result, WorkspaceView } from "./lib/backend";
-import { deferred, failure, fakeBackend, ok, skill, workspaceView } from "./test/fakeBackend";
-import { engineWorkspace } from "./test/engineAnswers";
+import { deferred, failure, fakeBackend, ok } from "./test/fakeBackend";
+import { engineOpenError, engineView, engineWorkspace } from "./test/engineAnswers";
 
 afterEach(cleanup);
 
-const skills = [
-  skill("changelog", "Writes changelog entries."),
-  skill("commit-message", "Drafts commit messages."),
-  skill("sql-review", "Reviews SQL for <script>alert(1)</script> & friends."),
-];
+// What the engine answers for opening the fixture folder of three skills (engine-questions.json, "app").
+const workspace = () => engineView("app");
+const files = () => ({ ...engineWorkspace("app").files });
 
 describe("App", () => {
   it("shows a loading state while the workspace is scanned", async () => {
     const pending = deferred<Result<WorkspaceView>>();
     render(App, { backend: fakeBackend({ initial: pending.promise }) });
     expect(await screen.findByTestId("workspace-loading")).toBeTruthy();
-    pending.resolve(ok(workspaceView(skills)));
+    pending.resolve(ok(workspace()));
     await screen.findAllByTestId("skill-item");
     expect(screen.queryByTestId("workspace-loading")).toBeNull();
   });
 
   it("lists every skill with its name, description and location", async () => {
-    render(App, { backend: fakeBackend({ initial: ok(workspaceView(skills)) }) });
+    render(App, { backend: fakeBackend({ initial: ok(workspace()) }) });
     const items = await screen.findAllByTestId("skill-item");
     expect(items.map((item) => item.dataset.skillName)).toEqual(["changelog", "commit-message", "sql-review"]);
     const first = within(items[0]);
@@ -37,7 +35,7 @@ describe("App", () => {
   });
 
   it("renders skill text as text, never as markup", async () => {
-    render(App, { backend: fakeBackend({ initial: ok(workspaceView(skills)) }) });
+    render(App, { backend: fakeBackend({ initial: ok(workspace()) }) });
     const items = await screen.findAllByTestId("skill-item");
     const description = within(items[2]).getByTestId("skill-description");
     expect(description.textContent).toBe("Reviews SQL for <script>alert(1)</script> & friends.");
@@ -46,8 +44,8 @@ describe("App", () => {
 
   it("opens the clicked skill in the editor", async () => {
     const backend = fakeBackend({
-      initial: ok(workspaceView(skills)),
-      files: { "/work/skills/commit-message/SKILL.md": "---\nname: commit-message\n---\nBody\n" },
+      initial: ok(workspace()),
+      files: files(),
     });
     render(App, { backend });
     expect(await screen.findByTestId("editor-empty")).toBeTruthy();
@@ -59,14 +57,17 @@ describe("App", () => {
     expect(items[0].getAttribute("aria-current")).toBeNull();
   });
 
+  // The engine's refusals to open a missing folder, a file, and a path through a file (engine-questions.json).
   it.each([
-    ["not_found", "Folder not found", "/work/missing: no such folder; check the path or create it"],
-    ["not_a_directory", "Not a folder", "/work/notes.txt: is a file, not a folder"],
-    ["unreadable", "Folder cannot be read", "/work/locked: cannot be read (permission denied)"],
-  ] as const)("shows a %s error with its message", async (code, title, message) => {
-    render(App, { backend: fakeBackend({ initial: failure({ code, message }) }) });
+    ["not_found", "Folder not found", "/work/places/missing"],
+    ["not_a_directory", "Not a folder", "/work/places/notes.txt"],
+    ["unreadable", "Folder cannot be read", "/work/places/notes.txt/locked"],
+  ] as const)("shows a %s error with its message", async (code, title, path) => {
+    const refused = engineOpenError(path);
+    expect(refused.code).toBe(code);
+    render(App, { backend: fakeBackend({ initial: failure(refused) }) });
     const error = await screen.findByTestId("workspace-error");
-    expect(error.textContent).toBe(message);
+    expect(error.textContent).toBe(refused.message);
     expect(screen.getByRole("alert").textContent).toContain(title);
     expect(screen.queryAllByTestId("skill-item")).toEqual([]);
     // The way out stays available.
@@ -76,14 +77,15 @@ describe("App", () => {
 
   it("recovers from an error by opening the builtin skills", async () => {
     const backend = fakeBackend({
-      initial: failure({ code: "not_found", message: "/gone: no such folder" }),
-      builtin: ok(workspaceView([skill("builtin-one")], { root: null, label: "Builtin skills", read_only: true })),
+      initial: failure(engineOpenError("/work/places/missing")),
+      builtin: ok(engineView("builtin")),
     });
     render(App, { backend });
     await screen.findByTestId("workspace-error");
     await fireEvent.click(screen.getByTestId("open-builtin"));
     const items = await screen.findAllByTestId("skill-item");
-    expect(items.map((item) => item.dataset.skillName)).toEqual(["builtin-one"]);
+    expect(items.map((item) => item.dataset.skillName)).toEqual(engineView("builtin").report.skills.map((skill) => skill.name));
+    expect(items.map((item) => item.dataset.skillName)).toContain("writing-skill-descriptions");
     expect(screen.queryByTestId("workspace-error")).toBeNull();
     expect(screen.getByText("read-only")).toBeTruthy();
   });
@@ -92,29 +94,25 @@ describe("App", () => {
     // A real builtin skill, with the text the engine embeds, and the fixture's copy of it.
     const location = "package:skillforge/skills/writing-skill-descriptions/SKILL.md";
     const copied = "/home/me/skills/writing-skill-descriptions/SKILL.md";
-    const builtinView = workspaceView([skill("writing-skill-descriptions", "Ships with the app.", "package:skillforge/skills")], {
-      root: null,
-      label: "Builtin skills",
-      read_only: true,
-    });
-
     async function openBuiltinSkill(duplicate: (location: string) => Result<string | null>) {
       const backend = fakeBackend({
-        initial: ok(builtinView),
-        open: (path) => ok(workspaceView([skill("writing-skill-descriptions", "Ships with the app.", path)], { root: path, label: "skills" })),
+        initial: ok(engineView("builtin")),
+        // The only folder the tests open: the copy's, as the engine lists it.
+        open: (path) => (path === "/home/me/skills" ? ok(engineView("copied")) : failure(engineOpenError(path))),
         duplicate,
         files: { ...engineWorkspace("builtin").files, ...engineWorkspace("copied").files },
       });
       render(App, { backend });
-      await fireEvent.click((await screen.findAllByTestId("skill-item"))[0]);
+      const items = await screen.findAllByTestId("skill-item");
+      await fireEvent.click(items.find((item) => item.dataset.skillName === "writing-skill-descriptions")!);
       await screen.findByTestId("editor-read-only");
       return backend;
     }
 
     it("is offered only for read-only files", async () => {
       const backend = fakeBackend({
-        initial: ok(workspaceView(skills)),
-        files: { "/work/skills/changelog/SKILL.md": "---\nname: changelog\n---\n" },
+        initial: ok(workspace()),
+        files: files(),
       });
       render(App, { backend });
       await fireEvent.click((await screen.findAllByTestId("skill-item"))[0]);
@@ -156,18 +154,21 @@ describe("App", () => {
   });
 
   it("shows the catalog error and diagnostics as notices", async () => {
-    const view = workspaceView(skills);
-    view.report.error = "duplicate skill name: changelog";
-    view.report.diagnostics = ["skipped notes/SKILL.md: no front matter"];
+    // Two skills named changelog, and a SKILL.md nagents skips for its folded description (engine-questions.json).
+    const view = engineView("app-notices");
     render(App, { backend: fakeBackend({ initial: ok(view) }) });
     const notices = await screen.findAllByTestId("catalog-notice");
-    expect(notices.map((notice) => notice.dataset.level)).toEqual(["error", "warning"]);
-    expect(notices[0].textContent).toContain("duplicate skill name: changelog");
-    expect(notices[1].textContent).toContain("skipped notes/SKILL.md: no front matter");
+    // The refusal, the duplicate that is ignored, and the skipped file.
+    expect(notices.map((notice) => notice.dataset.level)).toEqual(["error", "warning", "warning"]);
+    expect(view.report.error).toMatch(/changelog/);
+    expect(notices[0].textContent).toContain(view.report.error);
+    expect(notices[1].textContent).toContain("/work/skills/release-notes/SKILL.md");
+    expect(view.report.diagnostics).toHaveLength(1);
+    expect(notices[2].textContent).toContain(view.report.diagnostics[0]);
   });
 
   it("says so when a folder has no skills", async () => {
-    render(App, { backend: fakeBackend({ initial: ok(workspaceView([])) }) });
+    render(App, { backend: fakeBackend({ initial: ok(engineView("empty")) }) });
     expect((await screen.findByTestId("skill-list-empty")).textContent).toContain("No skills found");
   });
 });

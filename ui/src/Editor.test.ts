@@ -4,8 +4,8 @@ import { EditorView } from "@codemirror/view";
 import { undo } from "@codemirror/commands";
 import { afterEach, describe, expect, it } from "vitest";
 import App from "./App.svelte";
-import { fakeBackend, ok, skill, workspaceView } from "./test/fakeBackend";
-import { engineWorkspace } from "./test/engineAnswers";
+import { fakeBackend, ok } from "./test/fakeBackend";
+import { engineView, engineWorkspace } from "./test/engineAnswers";
 
 afterEach(cleanup);
 
@@ -25,11 +25,14 @@ const VERDICTS_FOR_UPPERCASE = {
   opencode: "skipped",
 };
 const GOOD = FIXTURE[PATH];
+// The same workspace with links in csv's body: to the web, to its bundled notes and with a blocked scheme.
+const LINKED = engineWorkspace("editor-links").files;
 
 function setup(files: Record<string, string> = { ...FIXTURE }) {
+  // What opening the fixture answers: csv and other, as the engine lists them.
   const backend = fakeBackend({
-    initial: ok(workspaceView([skill("csv"), skill("other")])),
-    refresh: () => ok(workspaceView([skill("csv"), skill("other")])),
+    initial: ok(engineView("editor")),
+    refresh: () => ok(engineView("editor")),
     files,
   });
   render(App, { backend });
@@ -181,7 +184,7 @@ describe("the editor", () => {
   });
 
   it("shows the preview and opens external links only through the backend, on click", async () => {
-    const backend = setup();
+    const backend = setup({ ...LINKED });
     await openSkill("csv");
     const preview = await screen.findByTestId("preview");
     const link = await waitFor(() => {
@@ -197,7 +200,7 @@ describe("the editor", () => {
   });
 
   it("opens a bundled file from a preview link in the editor", async () => {
-    setup({ [PATH]: GOOD, "/work/skills/csv/references/notes.md": "# Notes\n" });
+    setup({ ...LINKED });
     await openSkill("csv");
     const preview = await screen.findByTestId("preview");
     await waitFor(() => expect(preview.querySelector("a[data-link-status=bundled]")).not.toBeNull());
@@ -317,18 +320,21 @@ describe("the new skill dialog", () => {
 
 describe("untrusted text", () => {
   it("shows markup in names, messages and verdicts as text", async () => {
-    const hostile = "<img src=x onerror=alert(1)>";
-    const backend = fakeBackend({
-      initial: ok(workspaceView([{ name: hostile, description: `<script>alert(1)</script>`, location: PATH }])),
-      files: { [PATH]: `---\nname: ${hostile}\ndescription: <b>bold</b>\n---\n` },
-    });
+    // csv's description is full of markup; other's name is markup, so discovery skips it with a diagnostic and the
+    // linter names it in a message (engine-questions.json, "hostile").
+    const backend = fakeBackend({ initial: ok(engineView("hostile")), files: { ...engineWorkspace("hostile").files } });
     render(App, { backend });
     const item = await screen.findByTestId("skill-item");
-    expect(item.querySelector("img, script")).toBeNull();
-    expect(screen.getByTestId("skill-name").textContent).toBe(hostile);
+    expect(item.querySelector("img, script, b")).toBeNull();
+    expect(screen.getByTestId("skill-description").textContent).toBe(
+      "<script>alert(1)</script> Cleans <b>CSV</b>. Use when a CSV will not import.",
+    );
+    expect(screen.getAllByTestId("catalog-notice").map((notice) => notice.textContent).join(" ")).toContain(
+      "/work/skills/other/SKILL.md",
+    );
     await fireEvent.click(item);
     await waitFor(() => expect(screen.getAllByTestId("problem-message").map((message) => message.textContent)).toContain(
-      "`name` `<img src=x onerror=alert(1)>` does not match the folder name `csv`",
+      "`name` `<img src=x onerror=alert(1)>` does not match the folder name `other`",
     ), { timeout: 2000 });
     await fireEvent.click(screen.getByTestId("tab-clients"));
     await screen.findAllByTestId("verdict", {}, { timeout: 2000 });

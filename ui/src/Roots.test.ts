@@ -3,7 +3,8 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { EditorView } from "@codemirror/view";
 import { afterEach, describe, expect, it } from "vitest";
 import App from "./App.svelte";
-import { fakeBackend, ok, rootsView } from "./test/fakeBackend";
+import { fakeBackend, ok } from "./test/fakeBackend";
+import { engineView } from "./test/engineAnswers";
 
 afterEach(cleanup);
 
@@ -11,8 +12,9 @@ const TEXT = "---\nname: beta\ndescription: Checks beta. Use when checking.\n---
 
 function setup() {
   const backend = fakeBackend({
-    initial: ok(rootsView({ "/work/a": ["alpha"], "/work/b": ["beta"] })),
-    remove: (path) => ok(rootsView(path === "/work/b" ? { "/work/a": ["alpha"] } : { "/work/b": ["beta"] })),
+    // What the engine answers for the two folders, and for the one left after closing the other.
+    initial: ok(engineView("roots")),
+    remove: (path) => ok(engineView("roots", path === "/work/b" ? ["/work/a"] : ["/work/b"])),
     files: { "/work/a/alpha/SKILL.md": TEXT.replaceAll("beta", "alpha"), "/work/b/beta/SKILL.md": TEXT },
   });
   render(App, { backend });
@@ -76,8 +78,9 @@ describe("several folders", () => {
 
   it("adds a recent folder from the toolbar's Recent menu", async () => {
     const backend = fakeBackend({
-      initial: ok(rootsView({ "/work/a": ["alpha"] })),
-      add: (path) => ok(rootsView({ "/work/a": ["alpha"], [path]: ["gamma"] })),
+      initial: ok(engineView("roots", ["/work/a"])),
+      // /work/c holds gamma (engine-questions.json, "roots-added").
+      add: (path) => ok(engineView("roots-added", ["/work/a", path])),
       recent: {
         folders: [
           { path: "/work/c", label: "c", missing: false },

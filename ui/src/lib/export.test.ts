@@ -1,17 +1,38 @@
 import { describe, expect, it } from "vitest";
 import { ExportStore, isAbsolutePath, refusalOf } from "./export.svelte";
-import { failure, fakeBackend, ok } from "../test/fakeBackend";
-import { earlierInstall, foreign, problem, report } from "../test/fakeExport";
+import type { AppError, ExportChoice, Target } from "./backend";
+import { fakeBackend, ok, type FakeBackendOptions } from "../test/fakeBackend";
+import { engineExport, engineView, engineWorkspace } from "../test/engineAnswers";
 
-function ready(store: ExportStore) {
-  store.reset(["alpha", "beta"]);
-  store.destination = "/tmp/out";
+// The fixture workspaces the engine exported (engine-questions.json): "export" is clean, "export-warning" has a
+// broken link in beta, "export-error" that and an XML tag in alpha's description. Every report and refusal below is
+// the engine's; the codes are asserted literally so that a changed engine answer fails here.
+const EXPORTS = "/home/me/exports";
+const PROJECT = "/home/me/project";
+
+function exporter(workspace: string, options: FakeBackendOptions = {}) {
+  const backend = fakeBackend({ files: { ...engineWorkspace(workspace).files }, ...options });
+  const store = new ExportStore(backend);
+  store.reset(engineView(workspace).report.skills.map((skill) => skill.name));
+  store.destination = EXPORTS;
+  return { backend, store };
+}
+
+function choice(target: Target, out: string, client: ExportChoice["client"] = null): ExportChoice {
+  return { target, skills: null, out, package_name: null, package_version: null, client, force: false };
+}
+
+/** The engine's refusal of an export of a fixture workspace, into a destination set up as named. */
+function refusal(workspace: string, call: "plan" | "run", exported: ExportChoice, destination: string | null): AppError {
+  const answer = engineExport({ call, choice: exported, destination }, new Map(Object.entries(engineWorkspace(workspace).files)));
+  if (answer.status === "ok") throw new Error("the engine exported it");
+  return answer.error;
 }
 
 describe("ExportStore", () => {
   it("selects every skill and sends null for all", () => {
-    const store = new ExportStore(fakeBackend());
-    ready(store);
+    const { store } = exporter("export");
+    expect(store.available).toEqual(["alpha", "beta"]);
     expect(store.choice.skills).toBeNull();
     store.toggle("beta", false);
     expect(store.choice.skills).toEqual(["alpha"]);
@@ -20,24 +41,24 @@ describe("ExportStore", () => {
   });
 
   it("needs an absolute destination before checking", () => {
-    const store = new ExportStore(fakeBackend());
-    store.reset(["alpha"]);
+    const { store } = exporter("export");
+    store.destination = "";
     expect(store.canCheck).toBe(false);
     store.destination = "relative/out";
     expect(store.destinationProblem).toMatch(/absolute/);
     expect(store.canCheck).toBe(false);
-    store.destination = "  /tmp/out ";
+    store.destination = `  ${EXPORTS} `;
     expect(store.canCheck).toBe(true);
-    expect(store.choice.out).toBe("/tmp/out");
+    expect(store.choice.out).toBe(EXPORTS);
   });
 
   it("a plan without errors allows the export, and any change makes it stale", async () => {
-    const store = new ExportStore(fakeBackend({ exportPlan: (choice) => ok(report(choice, [problem("warning", "beta", "long")])) }));
-    ready(store);
+    const { store } = exporter("export-warning");
     expect(store.canExport).toBe(false);
     await store.check();
     expect(store.canExport).toBe(true);
-    expect(store.warnings.map((w) => w.skill)).toEqual(["beta"]);
+    expect(store.warnings.map((warning) => [warning.skill, warning.code])).toEqual([["beta", "SF503"]]);
+    expect(store.errors).toEqual([]);
     store.target = "client-folder";
     expect(store.currentPlan).toBeNull();
     expect(store.canExport).toBe(false);
@@ -45,84 +66,79 @@ describe("ExportStore", () => {
   });
 
   it("errors in the plan block the export", async () => {
-    const backend = fakeBackend({ exportPlan: (choice) => ok(report(choice, [problem("error", "alpha", "bad name")])) });
-    const store = new ExportStore(backend);
-    ready(store);
+    const { backend, store } = exporter("export-error");
     await store.check();
     expect(store.currentPlan?.blocked).toBe(true);
-    expect(store.errors.map((e) => [e.skill, e.message])).toEqual([["alpha", "bad name"]]);
+    expect(store.errors.map((error) => [error.skill, error.code])).toEqual([["alpha", "SF305"]]);
     expect(store.canExport).toBe(false);
     await store.run();
     expect(backend.calls.some((call) => call.startsWith("exportRun"))).toBe(false);
   });
 
   it("offers force only for an earlier install, and retries with it", async () => {
-    const backend = fakeBackend({
-      exportPlan: (choice) => ok(report(choice)),
-      exportRun: (choice) =>
-        choice.force ? ok(report(choice, [], [{ path: "/tmp/out/.agents/skills/alpha", action: "replaced", files: 2, bytes: 300, artifacts: [], removed: [], kept: [] }])) : failure(earlierInstall),
-    });
-    const store = new ExportStore(backend);
-    ready(store);
+    const { backend, store } = exporter("export", { exportDestination: "earlier-install" });
     store.target = "client-folder";
+    store.destination = PROJECT;
     await store.check();
     await store.run();
+    expect(store.error?.code).toBe("already_installed");
     expect(store.refusal?.kind).toBe("earlier-install");
     expect(store.result).toBeNull();
     await store.replaceEarlierInstall();
     expect(backend.calls.filter((call) => call.startsWith("exportRun"))).toEqual([
-      "exportRun client-folder /tmp/out force=false",
-      "exportRun client-folder /tmp/out force=true",
+      `exportRun client-folder ${PROJECT} force=false`,
+      `exportRun client-folder ${PROJECT} force=true`,
     ]);
     expect(store.error).toBeNull();
-    expect(store.result?.written[0].action).toBe("replaced");
+    expect(store.result?.written.map((written) => [written.path, written.action])).toEqual([
+      [`${PROJECT}/.agents/skills/alpha`, "replaced"],
+      [`${PROJECT}/.agents/skills/beta`, "replaced"],
+    ]);
   });
 
   it("never forces over a foreign folder", async () => {
-    const backend = fakeBackend({ exportPlan: (choice) => ok(report(choice)), exportRun: () => failure(foreign) });
-    const store = new ExportStore(backend);
-    ready(store);
+    const { backend, store } = exporter("export", { exportDestination: "foreign" });
+    store.target = "client-folder";
+    store.destination = PROJECT;
     await store.check();
     await store.run();
+    expect(store.error?.code).toBe("not_replaceable");
     expect(store.refusal?.kind).toBe("foreign");
     await store.replaceEarlierInstall();
     expect(backend.calls.filter((call) => call.includes("force=true"))).toEqual([]);
   });
 
   it("keeps a typed destination when the folder dialog is cancelled, and takes a picked one", async () => {
-    const store = new ExportStore(fakeBackend({ pickExport: ok(null) }));
-    ready(store);
+    const { store } = exporter("export", { pickExport: ok(null) });
     await store.pickDestination();
-    expect(store.destination).toBe("/tmp/out");
-    const picking = new ExportStore(fakeBackend({ pickExport: ok("/home/me/project") }));
+    expect(store.destination).toBe(EXPORTS);
+    const picking = new ExportStore(fakeBackend({ pickExport: ok(PROJECT) }));
     await picking.pickDestination();
-    expect(picking.destination).toBe("/home/me/project");
+    expect(picking.destination).toBe(PROJECT);
   });
 
   it("a run that comes back blocked shows the new verdict", async () => {
-    const store = new ExportStore(
-      fakeBackend({
-        exportPlan: (choice) => ok(report(choice)),
-        exportRun: (choice) => ok(report(choice, [problem("error", "alpha", "changed since the check")])),
-      }),
-    );
-    ready(store);
+    const { backend, store } = exporter("export-warning");
     await store.check();
+    expect(store.canExport).toBe(true);
+    // alpha gains an error after the check: the workspace is now the one the engine blocked.
+    for (const [path, text] of Object.entries(engineWorkspace("export-error").files)) backend.files.set(path, text);
     await store.run();
     expect(store.result).toBeNull();
-    expect(store.errors.map((e) => e.message)).toEqual(["changed since the check"]);
+    expect(store.errors.map((error) => [error.skill, error.code])).toEqual([["alpha", "SF305"]]);
     expect(store.canExport).toBe(false);
   });
 });
 
 describe("refusalOf", () => {
   it("tells an earlier install from a foreign or occupied folder", () => {
-    expect(refusalOf(earlierInstall).kind).toBe("earlier-install");
-    expect(refusalOf(foreign).kind).toBe("foreign");
-    expect(
-      refusalOf({ code: "already_exists", message: "/tmp/out: already exists; choose another destination, or replace it explicitly (--force)" }).kind,
-    ).toBe("occupied");
-    expect(refusalOf({ code: "invalid_input", message: "the builtin skills cannot be exported from here" }).kind).toBe("other");
+    const agents = choice("client-folder", PROJECT, "agents");
+    const archive = choice("skill-archive", EXPORTS);
+    expect(refusalOf(refusal("export", "run", agents, "earlier-install")).kind).toBe("earlier-install");
+    expect(refusalOf(refusal("export", "run", agents, "foreign")).kind).toBe("foreign");
+    expect(refusalOf(refusal("export", "run", archive, "occupied")).kind).toBe("occupied");
+    // The builtin skills are read-only: nothing to replace, nothing to offer.
+    expect(refusalOf(refusal("builtin", "plan", archive, null)).kind).toBe("other");
   });
 
   it("knows absolute paths", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { WorkspaceStore, belongsTo, workspaceKey } from "./workspace.svelte";
 import { deferred, failure, fakeBackend, ok, rootsView, skill, workspaceView } from "../test/fakeBackend";
 import type { AppError, Result, WorkspaceView } from "./backend";
+import { engineOpenError } from "../test/engineAnswers";
 
 describe("WorkspaceStore", () => {
   it("starts loading and becomes ready with the initial workspace", async () => {
@@ -35,12 +36,12 @@ describe("WorkspaceStore", () => {
   });
 
   it("shows an error instead of the previous workspace", async () => {
-    const error: AppError = { code: "not_found", message: "/nope: no such folder" };
+    const error: AppError = engineOpenError("/work/places/missing");
     const store = new WorkspaceStore(
       fakeBackend({ initial: ok(workspaceView([skill("alpha")])), open: () => failure(error) }),
     );
     await store.loadInitial();
-    await store.openPath("/nope");
+    await store.openPath("/work/places/missing");
     expect(store.status).toBe("error");
     expect(store.error).toEqual(error);
     expect(store.view).toBeNull();
@@ -142,7 +143,7 @@ describe("WorkspaceStore", () => {
       ],
       problem: null,
     };
-    const backend = fakeBackend({ initial: failure({ code: "not_found", message: "/nope: no such folder" }), recent });
+    const backend = fakeBackend({ initial: failure(engineOpenError("/work/places/missing")), recent });
     const store = new WorkspaceStore(backend);
     await store.loadInitial();
     expect(store.status).toBe("error");

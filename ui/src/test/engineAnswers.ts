@@ -1,8 +1,10 @@
 // The engine's own answers to the requests the UI tests make, written by the export_engine_answers test
 // (src-tauri/src/engine_answers.rs) from ui/src/test/engine-questions.json. The fake backend answers lint,
-// previews, playground runs and trigger tables only from here: it has no linter or catalog of its own, so it
-// cannot show a code, a fix, a verdict or a cut the real app would not.
+// rendered previews, catalog previews, playground runs, trigger tables, exports and workspace views only from
+// here: it has no linter, renderer, catalog or exporter of its own, so it cannot show a code, a fix, a verdict,
+// a link's status, a refusal or a count the real app would not.
 import type {
+  AppError,
   Buffer,
   BufferLint,
   CatalogDialect,
@@ -10,13 +12,17 @@ import type {
   CatalogPage,
   Dialect,
   EvalQuery,
+  ExportChoice,
+  ExportReport,
   FileLint,
   LoadPreview,
   PlaygroundModel,
   Preview,
   ProfileId,
+  Result,
   Transcript,
   TriggerReport,
+  WorkspaceView,
 } from "../lib/backend";
 import generated from "./engine-answers.gen.json?raw";
 
@@ -68,6 +74,14 @@ export interface CreateQuestion {
   with_references: boolean;
 }
 
+/** export_plan / export_run of `choice`, with the destination as the named setup of engine-questions.json
+ * leaves it (null: nothing there). */
+export interface ExportQuestion {
+  call: "plan" | "run";
+  choice: ExportChoice;
+  destination: string | null;
+}
+
 export interface SaveTriggersQuestion {
   skill_path: string;
   queries: EvalQuery[];
@@ -79,8 +93,9 @@ export interface EngineWorkspace {
   /** The workspace's files on disk when the engine answered, by path. */
   files: Record<string, string>;
   /** `buffer`: lint_buffer of the text; `file`: lint_workspace's entry for the file holding it (null when the
-   * path is no SKILL.md of the workspace). */
-  lint: { question: LintQuestion; buffer: BufferLint; file: FileLint | null }[];
+   * path is no SKILL.md of the workspace); `preview`: render_preview of the same text, links checked against the
+   * workspace's files. */
+  lint: { question: LintQuestion; buffer: BufferLint; file: FileLint | null; preview: Result<Preview> }[];
   load: Answered<LoadQuestion, LoadPreview>[];
   catalog: Answered<CatalogQuestion, CatalogPage>[];
   simulate: Answered<SimulateQuestion, Transcript>[];
@@ -89,6 +104,14 @@ export interface EngineWorkspace {
   create: Answered<CreateQuestion, { path: string; files: Record<string, string> }>[];
   /** save_trigger_queries: the evals.json the engine writes. */
   save_triggers: Answered<SaveTriggersQuestion, { path: string; text: string }>[];
+  /** export_plan / export_run: the report, or the refusal. */
+  export: Answered<ExportQuestion, Result<ExportReport>>[];
+  /** What opening the workspace answers. */
+  view: WorkspaceView;
+  /** The views of some of its roots opened on their own, by those roots. */
+  views: Answered<string[], WorkspaceView>[];
+  /** Opening each of these paths as a folder: the engine's refusal. */
+  open_errors: Answered<string, AppError>[];
 }
 
 interface EngineAnswers {
@@ -190,4 +213,35 @@ export const engineSavedTriggers = (question: SaveTriggersQuestion) =>
 export function engineRuleDocumentation(rule: string): Preview {
   const found = answers.rules[rule];
   return found ? structuredClone(found) : missing("rule documentation", { rule });
+}
+
+/** render_preview's answer for `text` at `path`: the engine renders every text the answers lint. Its links are
+ * checked against the files of the workspace that text was recorded in. */
+export function enginePreview(question: { path: string; text: string }): Result<Preview> {
+  for (const workspace of answers.workspaces) {
+    const found = workspace.lint.find((entry) => entry.question.path === question.path && entry.question.text === question.text);
+    if (found) return structuredClone(found.preview);
+  }
+  return missing("lint (every linted text is also rendered for the preview)", question);
+}
+
+/** export_plan / export_run's answer, for a workspace holding exactly `files`. */
+export const engineExport = (question: ExportQuestion, files: Map<string, string>) =>
+  answerIn<ExportQuestion, Result<ExportReport>>("export", question, files);
+
+/** What opening a fixture workspace answers; with `roots`, the view of just those of its roots. */
+export function engineView(name: string, roots?: string[]): WorkspaceView {
+  const workspace = engineWorkspace(name);
+  if (!roots) return structuredClone(workspace.view);
+  const found = workspace.views.find((entry) => canonical(entry.question) === canonical(roots));
+  return found ? structuredClone(found.answer) : missing("views", { workspace: name, roots });
+}
+
+/** The engine's refusal to open `path` as a folder. */
+export function engineOpenError(path: string): AppError {
+  for (const workspace of answers.workspaces) {
+    const found = workspace.open_errors.find((entry) => entry.question === path);
+    if (found) return structuredClone(found.answer);
+  }
+  return missing("open_errors", { path });
 }

@@ -3,8 +3,6 @@
 import type {
   AppError,
   Backend,
-  ExportChoice,
-  ExportReport,
   RecentList,
   Result,
   SaveGuard,
@@ -15,15 +13,20 @@ import type {
 import {
   engineCatalog,
   engineCreate,
+  engineExport,
   engineFileLint,
   engineLint,
   engineLoad,
+  enginePreview,
   engineRuleDocumentation,
   engineSavedTriggers,
   engineSimulate,
   engineTriggers,
 } from "./engineAnswers";
 
+// Hand-made skills and views, for the tests of the workspace store and the tree, which only pass a view through
+// or shape it: nothing the engine decides is asserted from them. A test that shows what opening a folder gives
+// uses the engine's own view (`engineView`).
 export function skill(name: string, description = `Describes ${name}.`, root = "/work/skills"): Skill {
   return { name, description, location: `${root}/${name}/SKILL.md` };
 }
@@ -72,8 +75,10 @@ export interface FakeBackendOptions {
   refresh?: () => Answer<WorkspaceView>;
   /** The export destination the folder dialog answers with. */
   pickExport?: Answer<string | null>;
-  exportPlan?: (choice: ExportChoice) => Answer<ExportReport>;
-  exportRun?: (choice: ExportChoice) => Answer<ExportReport>;
+  /** What is at the export destination before the export, as a named setup of engine-questions.json
+   * (`destinations`); none for a destination with nothing in it. Exports are answered by the engine's recorded
+   * answers for the workspace holding exactly `files`. */
+  exportDestination?: string;
   /** The files the fake reads and writes, by absolute path. */
   files?: Record<string, string>;
 }
@@ -87,11 +92,11 @@ export interface FakeBackend extends Backend {
   emit(event: WorkspaceEvent): void;
 }
 
-/** A stable digest of a text, like the backend's fingerprint. */
-export function fingerprintOf(text: string): string {
-  let hash = 5381;
-  for (let index = 0; index < text.length; index++) hash = ((hash * 33) ^ text.charCodeAt(index)) >>> 0;
-  return `${text.length}-${hash.toString(16)}`;
+/** A text's fingerprint computed as the engine's `Fingerprint::of` does: the SHA-256 of its UTF-8 bytes, in lowercase
+ * hex. The UI treats it as opaque; the fake only needs it to change exactly when the text does. */
+export async function fingerprintOf(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
@@ -153,7 +158,7 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     readFile: async (path: string) => {
       calls.push(`readFile ${path}`);
       const text = files.get(path);
-      return text === undefined ? notFound(path) : ok({ text, fingerprint: fingerprintOf(text) });
+      return text === undefined ? notFound(path) : ok({ text, fingerprint: await fingerprintOf(text) });
     },
     saveFile: async (path: string, text: string, guard: SaveGuard) => {
       calls.push(`saveFile ${path} ${guard.kind}`);
@@ -161,26 +166,17 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       if (guard.kind === "new" && current !== undefined) {
         return failure({ code: "already_exists", message: `${path} already exists` });
       }
-      if (guard.kind === "unchanged" && (current === undefined || fingerprintOf(current) !== guard.fingerprint)) {
+      if (guard.kind === "unchanged" && (current === undefined || (await fingerprintOf(current)) !== guard.fingerprint)) {
         return failure({ code: "changed_on_disk", message: `${path} changed on disk` });
       }
+      // Digest first: the file changes and the answer goes back in one step, as a save does.
+      const fingerprint = await fingerprintOf(text);
       files.set(path, text);
-      return ok(fingerprintOf(text));
+      return ok(fingerprint);
     },
     renderPreview: async (path: string, text: string) => {
       calls.push(`renderPreview ${path}`);
-      const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-      return ok({
-        html:
-          `<p>${escaped}</p><a href="#" data-link-status="external" data-link-target="https://example.com/">web</a>` +
-          `<a href="#" data-link-status="bundled" data-link-target="references/notes.md">notes</a>` +
-          `<a href="#" data-link-status="blocked" data-link-target="javascript:alert(1)">blocked</a>`,
-        links: [
-          { target: "https://example.com/", status: "external" },
-          { target: "references/notes.md", status: "bundled" },
-          { target: "javascript:alert(1)", status: "blocked" },
-        ],
-      });
+      return enginePreview({ path, text });
     },
     openExternal: async (url: string) => {
       calls.push(`openExternal ${url}`);
@@ -257,11 +253,12 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       if (guard.kind === "new" && current !== undefined) {
         return failure({ code: "already_exists", message: `${path} already exists` });
       }
-      if (guard.kind === "unchanged" && (current === undefined || fingerprintOf(current) !== guard.fingerprint)) {
+      if (guard.kind === "unchanged" && (current === undefined || (await fingerprintOf(current)) !== guard.fingerprint)) {
         return failure({ code: "changed_on_disk", message: `${path} changed on disk` });
       }
+      const fingerprint = await fingerprintOf(text);
       files.set(path, text);
-      return ok({ path, fingerprint: fingerprintOf(text) });
+      return ok({ path, fingerprint });
     },
     pickExportFolder: async () => {
       calls.push("pickExportFolder");
@@ -269,11 +266,11 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     },
     exportPlan: async (choice) => {
       calls.push(`exportPlan ${choice.target} ${choice.out} force=${choice.force}`);
-      return options.exportPlan ? await options.exportPlan(choice) : missing("exportPlan");
+      return engineExport({ call: "plan", choice, destination: options.exportDestination ?? null }, files);
     },
     exportRun: async (choice) => {
       calls.push(`exportRun ${choice.target} ${choice.out} force=${choice.force}`);
-      return options.exportRun ? await options.exportRun(choice) : missing("exportRun");
+      return engineExport({ call: "run", choice, destination: options.exportDestination ?? null }, files);
     },
     onWorkspaceEvent: async (listener) => {
       listeners.add(listener);

@@ -3,8 +3,8 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/sv
 import { EditorView } from "@codemirror/view";
 import { afterEach, describe, expect, it } from "vitest";
 import App from "../../App.svelte";
-import { fakeBackend, ok, skill, workspaceView } from "../../test/fakeBackend";
-import { engineWorkspace } from "../../test/engineAnswers";
+import { fakeBackend, ok } from "../../test/fakeBackend";
+import { engineView, engineWorkspace } from "../../test/engineAnswers";
 
 afterEach(cleanup);
 
@@ -15,8 +15,8 @@ const files = engineWorkspace("previews").files;
 
 async function setup() {
   const backend = fakeBackend({
-    initial: ok(workspaceView([skill("alpha"), skill("beta"), skill("zeta")])),
-    refresh: () => ok(workspaceView([skill("alpha"), skill("beta"), skill("zeta")])),
+    initial: ok(engineView("previews")),
+    refresh: () => ok(engineView("previews")),
     files: { ...files },
   });
   render(App, { backend });
@@ -55,7 +55,7 @@ describe("catalog preview", () => {
 
   it("lists the backend's page of a large catalog, with counts over all of it", async () => {
     const backend = fakeBackend({
-      initial: ok(workspaceView([skill("alpha"), skill("beta"), skill("zeta")])),
+      initial: ok(engineView("previews")),
       files: { ...files },
       previewRows: 1,
     });
@@ -230,7 +230,7 @@ describe("trigger tests", () => {
 
   it("reads an existing evals.json into the table", async () => {
     const backend = fakeBackend({
-      initial: ok(workspaceView([skill("alpha")])),
+      initial: ok(engineView("previews-evals")),
       // alpha alone, with an evals.json beside it.
       files: { ...engineWorkspace("previews-evals").files },
     });
