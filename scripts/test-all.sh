@@ -23,9 +23,38 @@ step() {
   steps+=("$name"); durations+=($((SECONDS - start)))
 }
 
+# The committed bindings must be exactly what the code generates. They are regenerated here, in this
+# step, by the export test itself (the "cargo test" step stops at the first failing test binary, so it
+# may never reach the app's), and compared with HEAD's version: comparing with the index would let a
+# staged but uncommitted file pass. A staged version that differs from HEAD fails too, since committing
+# it would commit bindings the code does not generate.
 bindings_unchanged() {
-  git ls-files --error-unmatch ui/src/lib/bindings.gen.ts >/dev/null &&
-    git diff --exit-code --stat -- ui/src/lib/bindings.gen.ts
+  local file=ui/src/lib/bindings.gen.ts
+  local before="$log_dir/bindings.gen.ts.before"
+  if ! git cat-file -e "HEAD:$file" 2>/dev/null; then
+    echo "$file is not committed (untracked or only staged): commit the generated bindings"
+    return 1
+  fi
+  # Moved aside so that a run that regenerates nothing cannot pass on the old file.
+  mv "$file" "$before" || return 1
+  cargo test -p skillforge-app --lib --locked -- --exact tests::export_typescript_bindings ||
+    { mv "$before" "$file"; return 1; }
+  if [ ! -f "$file" ]; then
+    mv "$before" "$file"
+    echo "the export test ran but did not write $file"
+    return 1
+  fi
+  rm -f "$before"
+  local status=0
+  if ! git show "HEAD:$file" | diff -u --label "HEAD:$file" - --label "$file (regenerated)" "$file"; then
+    echo "the regenerated bindings differ from HEAD's: commit $file with the change that caused it"
+    status=1
+  fi
+  if ! git diff --cached --exit-code --stat -- "$file"; then
+    echo "the staged $file differs from HEAD's and from what the code generates"
+    status=1
+  fi
+  return "$status"
 }
 
 step "cargo fmt" cargo fmt --all -- --check
