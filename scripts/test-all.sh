@@ -41,20 +41,18 @@ bindings_unchanged() {
     { mv "$before" "$file"; return 1; }
   if [ ! -f "$file" ]; then
     mv "$before" "$file"
-    echo "the export test ran but did not write $file"
+    echo "the export test did not write $file (did it run?)"
     return 1
   fi
   rm -f "$before"
-  local status=0
   if ! git show "HEAD:$file" | diff -u --label "HEAD:$file" - --label "$file (regenerated)" "$file"; then
     echo "the regenerated bindings differ from HEAD's: commit $file with the change that caused it"
-    status=1
+    return 1
   fi
   if ! git diff --cached --exit-code --stat -- "$file"; then
-    echo "the staged $file differs from HEAD's and from what the code generates"
-    status=1
+    echo "the staged $file differs from what the code generates (and from HEAD's): unstage it"
+    return 1
   fi
-  return "$status"
 }
 
 step "cargo fmt" cargo fmt --all -- --check
