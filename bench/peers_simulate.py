@@ -96,8 +96,9 @@ async def nagents_run(mode: str, root: str, message: str, answers: list) -> tupl
     if requests != len(answers):
         fail(f"nagents sent {requests} requests, the engine {len(answers)}")
     loads = sum(answer is not None for answer in answers)
-    if len(results) != loads or any(getattr(result, "error", None) for result in results):
-        fail(f"nagents loaded {len(results)} skills of {loads}: {results!r}")
+    errors = [result.error for result in results if result.error]
+    if len(results) != loads or errors:
+        fail(f"nagents loaded {len(results) - len(errors)} of the engine's {loads} skills: {errors}")
     return discovery, run, requests, len(skills)
 
 
