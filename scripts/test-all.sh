@@ -23,12 +23,44 @@ step() {
   steps+=("$name"); durations+=($((SECONDS - start)))
 }
 
-# The files `cargo test` regenerates (the TypeScript bindings, the engine's answers the UI fakes replay) must
-# be committed and unchanged by the run.
+# The committed generated files (the TypeScript bindings, and the engine's answers the UI test fakes
+# replay) must be exactly what the code generates. They are regenerated here, in this step, by their
+# export tests themselves (the "cargo test" step stops at the first failing test binary, so it may never
+# reach the app's), and compared with HEAD's version: comparing with the index would let a staged but
+# uncommitted file pass. A staged version that differs from HEAD fails too, since committing it would
+# commit a file the code does not generate.
+generated_unchanged() {
+  local file=$1 test=$2
+  local before="$log_dir/$(basename "$file").before"
+  if ! git cat-file -e "HEAD:$file" 2>/dev/null; then
+    echo "$file is not committed (untracked or only staged): commit the generated file"
+    return 1
+  fi
+  # Moved aside so that a run that regenerates nothing cannot pass on the old file.
+  mv "$file" "$before" || return 1
+  cargo test -p skillforge-app --lib --locked -- --exact "$test" ||
+    { mv "$before" "$file"; return 1; }
+  if [ ! -f "$file" ]; then
+    mv "$before" "$file"
+    echo "the export test did not write $file (did it run?)"
+    return 1
+  fi
+  rm -f "$before"
+  if ! git show "HEAD:$file" | diff -u --label "HEAD:$file" - --label "$file (regenerated)" "$file"; then
+    echo "the regenerated $file differs from HEAD's: commit it with the change that caused it"
+    return 1
+  fi
+  if ! git diff --cached --exit-code --stat -- "$file"; then
+    echo "the staged $file differs from what the code generates (and from HEAD's): unstage it"
+    return 1
+  fi
+}
+
 bindings_unchanged() {
-  local generated=(ui/src/lib/bindings.gen.ts ui/src/test/engine-answers.gen.json)
-  git ls-files --error-unmatch "${generated[@]}" >/dev/null &&
-    git diff --exit-code --stat -- "${generated[@]}"
+  local failed=0
+  generated_unchanged ui/src/lib/bindings.gen.ts tests::export_typescript_bindings || failed=1
+  generated_unchanged ui/src/test/engine-answers.gen.json engine_answers::export_engine_answers || failed=1
+  return $failed
 }
 
 step "cargo fmt" cargo fmt --all -- --check

@@ -3,7 +3,8 @@
 //! Usage: bench_discovery ROOT. Prints `key value` lines: the best of several warm runs of the
 //! engine's discovery (what a client awaits: the walk and the catalog, as nagents' `discover()`
 //! times it), on the default threads and on one thread, and of `find ROOT -name SKILL.md`; and
-//! the mean manifest render time.
+//! the mean manifest render time. It also prints how many runs and renders it did, so the baselines
+//! in `bench/run.sh` repeat the same work as often.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -13,6 +14,7 @@ use skillforge_core::catalog::{partition, render_skill_manifest};
 use skillforge_core::discovery::{DirectoryOptions, DirectorySource, SkillSource};
 
 const RUNS: usize = 5;
+const MANIFEST_RENDERS: u32 = 200;
 
 fn best(mut run: impl FnMut()) -> Duration {
     (0..RUNS)
@@ -46,21 +48,33 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(error) = failure {
         return Err(error.into());
     }
+    // A `find` that fails would be a bogus fast baseline: any failure ends the benchmark.
+    let mut find_failure = None;
     let find = best(|| {
-        let _ = Command::new("find")
+        match Command::new("find")
             .arg(&root)
             .args(["-name", "SKILL.md"])
             .stdout(Stdio::null())
-            .status();
+            .status()
+        {
+            Ok(status) if status.success() => {}
+            Ok(status) => find_failure = Some(format!("find exited with {status}")),
+            Err(error) => find_failure = Some(format!("cannot run find: {error}")),
+        }
     });
+    if let Some(failure) = find_failure {
+        return Err(failure.into());
+    }
     let skills = partition(source.walk().found).skills;
-    let renders = 200;
+    let renders = MANIFEST_RENDERS;
     let start = Instant::now();
     let mut bytes = 0;
     for _ in 0..renders {
         bytes += render_skill_manifest(&skills).len();
     }
     let manifest = start.elapsed() / renders;
+    println!("runs {RUNS}");
+    println!("manifest_renders {renders}");
     println!("skills {found}");
     println!(
         "threads {}",

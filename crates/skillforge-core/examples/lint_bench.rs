@@ -1,10 +1,14 @@
 //! Lint timings for `bench/lint.sh`.
 //!
-//! Usage: lint_bench TREE. Prints `key seconds` lines: linting one synthetic 300 KB SKILL.md (goal under
-//! 5 ms), and collecting plus linting every skill under TREE with all profiles next to the engine's own
-//! discovery walk of the same tree (goal: at most twice the discovery time). Best of several warm runs.
+//! Usage: lint_bench TREE LARGE. Prints `key value` lines: linting one synthetic 300 KB SKILL.md (goal
+//! under 5 ms; the file is also written to LARGE/SKILL.md so skills-ref can validate the very same
+//! text), and collecting plus linting every skill under TREE with all profiles next to the engine's own
+//! discovery walk of the same tree (goal: at most twice the discovery time). Each figure is the best of
+//! a fixed number of warm runs, printed too so that `bench/lint.sh` gives skills-ref as many. Any error
+//! (a tree that cannot be collected, a walk with diagnostics, counts that disagree) ends the benchmark
+//! with a failure instead of printing the time of work that was not done.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use skillforge_core::discovery::{DirectoryOptions, DirectorySource};
@@ -12,15 +16,21 @@ use skillforge_core::lint::config::Config;
 use skillforge_core::lint::context::{RealFiles, SkillFile};
 use skillforge_core::lint::workspace::{collect, lint_file, lint_files, LintOptions};
 
-fn best(runs: usize, mut run: impl FnMut()) -> Duration {
-    (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            run();
-            start.elapsed()
-        })
-        .min()
-        .unwrap_or_default()
+/// Runs of the 300 KB lint and of the tree lint; skills-ref gets as many of each.
+const SINGLE_RUNS: usize = 20;
+const TREE_RUNS: usize = 3;
+
+type Failure = Box<dyn std::error::Error>;
+
+/// The best time of `runs` runs; the first error ends the measurement.
+fn best(runs: usize, mut run: impl FnMut() -> Result<(), Failure>) -> Result<Duration, Failure> {
+    let mut best = Duration::MAX;
+    for _ in 0..runs {
+        let start = Instant::now();
+        run()?;
+        best = best.min(start.elapsed());
+    }
+    Ok(best)
 }
 
 fn large_skill() -> String {
@@ -41,29 +51,48 @@ fn large_skill() -> String {
     text
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let tree = PathBuf::from(std::env::args().nth(1).ok_or("usage: lint_bench TREE")?);
+fn main() -> Result<(), Failure> {
+    let mut arguments = std::env::args().skip(1);
+    let (Some(tree), Some(large)) = (arguments.next(), arguments.next()) else {
+        return Err("usage: lint_bench TREE LARGE".into());
+    };
+    let tree = PathBuf::from(tree);
     let options = LintOptions::default();
 
+    let text = large_skill();
+    std::fs::create_dir_all(&large)?;
+    std::fs::write(Path::new(&large).join("SKILL.md"), &text)?;
     let file = SkillFile::from_bytes(
         PathBuf::from("large/SKILL.md"),
         "large/SKILL.md".into(),
-        large_skill().into_bytes(),
+        text.into_bytes(),
     );
-    let single = best(20, || {
-        let _ = lint_file(&file, &options, &RealFiles);
-    });
+    let single = best(SINGLE_RUNS, || {
+        std::hint::black_box(lint_file(&file, &options, &RealFiles));
+        Ok(())
+    })?;
 
     let source = DirectorySource::new([&tree], DirectoryOptions::new(10_000_000, 16)?);
-    let discovery = best(3, || {
-        let _ = source.walk();
-    });
-    let mut count = 0;
-    let workspace = best(3, || {
-        if let Ok(files) = collect(std::slice::from_ref(&tree), &Config::default()) {
-            count = lint_files(&files, &options).len();
+    let mut discovered = 0;
+    let discovery = best(TREE_RUNS, || {
+        let survey = source.walk();
+        if let Some(diagnostic) = survey.diagnostics.first() {
+            return Err(format!("discovery of {}: {diagnostic}", tree.display()).into());
         }
-    });
+        discovered = survey.found.len();
+        Ok(())
+    })?;
+    let mut count = 0;
+    let workspace = best(TREE_RUNS, || {
+        let files = collect(std::slice::from_ref(&tree), &Config::default())?;
+        count = lint_files(&files, &options).len();
+        Ok(())
+    })?;
+    if count == 0 || count != discovered {
+        return Err(format!("linted {count} skills but discovery found {discovered}").into());
+    }
+    println!("single_runs {SINGLE_RUNS}");
+    println!("tree_runs {TREE_RUNS}");
     println!("lint_300kb_seconds {:.6}", single.as_secs_f64());
     println!("skills {count}");
     println!("discovery_seconds {:.6}", discovery.as_secs_f64());
