@@ -2,7 +2,8 @@
 
 WORKSPACE ?= skills
 SHELL := /bin/bash
-APP := target/debug/skillforge-app
+# The app as cargo builds it: honours CARGO_TARGET_DIR like every test and benchmark.
+APP ?= $(or $(CARGO_TARGET_DIR),target)/debug/skillforge-app
 
 .PHONY: run test deps ui app cli fidelity e2e bench bench-app fmt clean
 
