@@ -29,6 +29,7 @@ import http.server
 import json
 import os
 import queue
+import re
 import shutil
 import signal
 import socket
@@ -524,39 +525,47 @@ def split_entries(entries_text: str) -> list[str]:
     return entries
 
 
+def _entry_name(entry: str) -> str:
+    """The listed name of a `- name: description` / `- name (shown): description` / `- name` entry."""
+    head = entry[2:].split("\n", 1)[0]
+    head = head.split(": ", 1)[0]
+    return head.split(" (", 1)[0]
+
+
 def claude_listing(text: str, builtin_entries: list[str]) -> dict:
     """Splits the listing text into the header, the project's and user's entries, and the client's own.
 
-    `builtin_entries` are the exact entries Claude Code lists for an empty project (`claude_builtin_entries`);
-    they must follow the other entries, contiguous and in the same order, or this raises (the split would be a
-    guess). Returns {"header", "entries" (text of the project's and user's entries, one `- ` entry a line as
-    sent), "builtin" (text of the client's own), "block" (header + entries: what `skillforge listing
-    --dialect claude-code` prints), "full" (the whole listing as sent)}."""
+    `builtin_entries` are the exact entries Claude Code lists for an empty project (`claude_builtin_entries`).
+    They follow the other entries, contiguous and in the same order; over the budget some of them (its prompt
+    commands such as `security-review`, unlike its bundled skills) shrink to `- name`, so each is matched as its
+    full text or its bare name. The listing ends at the blank line after them. If they are not found that way
+    this raises (a split would be a guess). Returns {"header", "entries" (the project's and user's entries as
+    sent, joined by newlines), "entry_list", "builtin" (the client's own entries as sent), "block" (header +
+    entries + a newline: what `skillforge listing --dialect claude-code` prints), "full" (the whole listing as
+    sent), "all_full" (no entry was shortened to its name)}."""
     if not text.startswith(CLAUDE_LISTING_HEADER):
         raise ClientError("the listing does not start with its header")
-    body = text[len(CLAUDE_LISTING_HEADER) :]
-    builtin = "\n".join(builtin_entries)
     if not builtin_entries:
         raise ClientError("no built-in entries to anchor the listing's end")
-    # The listing is the header, the entries joined by "\n", then the next context after a blank line.
-    anchor = builtin + "\n\n"
-    if body.startswith(anchor):
-        own, rest_at = "", 0
-    else:
-        at = body.find("\n" + anchor)
-        if at < 0:
-            raise ClientError("the client's built-in entries are not where expected at the end of the listing")
-        if body.find("\n" + anchor, at + 1) >= 0:
-            raise ClientError("the client's built-in entries appear twice in the listing")
-        own, rest_at = body[:at], at + 1
-    full = CLAUDE_LISTING_HEADER + body[: rest_at + len(builtin)]
+    body = text[len(CLAUDE_LISTING_HEADER) :]
+    alternatives = [f"(?:{re.escape(entry)}|{re.escape('- ' + _entry_name(entry))})" for entry in builtin_entries]
+    pattern = re.compile(r"(?:^|\n)(" + r"\n".join(alternatives) + r")\n\n")
+    found = pattern.search(body)
+    if found is None:
+        raise ClientError("the client's built-in entries are not where expected at the end of the listing")
+    own = body[: max(found.start(1) - 1, 0)]
+    builtin = found.group(1)
+    entry_list = split_entries(own) if own else []
+    sent_builtin = split_entries(builtin)
+    all_full = all(": " in entry.split("\n", 1)[0] for entry in entry_list) and sent_builtin == builtin_entries
     return {
         "header": CLAUDE_LISTING_HEADER,
         "entries": own,
+        "entry_list": entry_list,
         "builtin": builtin,
         "block": CLAUDE_LISTING_HEADER + own + ("\n" if own else ""),
-        "full": full,
-        "entry_list": split_entries(own) if own else [],
+        "full": CLAUDE_LISTING_HEADER + body[: found.end(1)],
+        "all_full": all_full,
     }
 
 
