@@ -15,8 +15,10 @@ What is read from the clients (see docs/clients-observed.md for what they do wit
   client's own built-in entries kept apart from the project's and the user's.
 
 CLI:
-  real_clients.py --dump DIR [--project-only] [--codex-config KEY=VALUE]... [--home DIR]
-prints all of that as JSON for the project DIR. Binaries come from $CODEX_BIN / $CLAUDE_BIN, else from
+  real_clients.py --dump DIR [--codex-config KEY=VALUE]... [--home DIR] [--claude-env KEY=VALUE]...
+prints all of that as JSON for the project DIR;
+  real_clients.py --dump-all ROOT --out DIR
+does it for every project of a probe set (tests/fidelity/client_probes.py), one JSON file each. Binaries come from $CODEX_BIN / $CLAUDE_BIN, else from
 scripts/ensure-clients.sh (which installs the pinned versions when missing).
 """
 
@@ -633,13 +635,44 @@ def dump(
     return result
 
 
+def dump_all(root: Path, out: Path, codex_config: list[str] | None = None) -> int:
+    """Dumps every project of a probe set (the folders named in ROOT/manifest.json, else every subfolder) into
+    OUT/<project>.json; a project whose run fails gets {"error": …} instead. Returns the number of failures."""
+    manifest = root / "manifest.json"
+    if manifest.is_file():
+        projects = [root / entry["project"] for entry in json.loads(manifest.read_text())]
+    else:
+        projects = sorted(path for path in root.iterdir() if path.is_dir())
+    out.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    for number, project in enumerate(projects, 1):
+        try:
+            result = dump(project, codex_config)
+        except (ClientError, OSError, ValueError) as error:
+            failures += 1
+            result = {"project": str(project.resolve()), "error": str(error)}
+        (out / f"{project.name}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+        print(f"[{number}/{len(projects)}] {project.name}{' ERROR' if 'error' in result else ''}", file=sys.stderr)
+    return failures
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dump", metavar="DIR", type=Path, required=True, help="project folder to run both clients in")
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--dump", metavar="DIR", type=Path, help="print everything both clients do in project DIR")
+    what.add_argument("--dump-all", metavar="ROOT", type=Path, help="dump every project of a probe set (see --out)")
+    parser.add_argument("--out", metavar="DIR", type=Path, help="with --dump-all: where the JSON files go")
     parser.add_argument("--codex-config", metavar="KEY=VALUE", action="append", default=[], help="extra codex -c")
     parser.add_argument("--home", metavar="DIR", type=Path, help="copy this folder into each run's empty HOME")
     parser.add_argument("--claude-env", metavar="KEY=VALUE", action="append", default=[], help="extra env for claude")
     args = parser.parse_args(argv[1:])
+    if args.dump_all is not None:
+        if args.out is None:
+            parser.error("--dump-all needs --out")
+        isolate_network(argv)
+        failures = dump_all(args.dump_all, args.out, args.codex_config)
+        print(f"real_clients: {failures} project(s) failed", file=sys.stderr)
+        return 1 if failures else 0
     if not args.dump.is_dir():
         parser.error(f"{args.dump} is not a folder")
     isolate_network(argv)
