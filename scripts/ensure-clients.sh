@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Installs the real Codex and Claude Code clients, pinned, into a cache folder outside the repository, only when
+# missing, and prints their native binaries as shell assignments:
+#
+#   CODEX_BIN=/…/codex
+#   CLAUDE_BIN=/…/claude
+#
+# so a caller can `eval "$(scripts/ensure-clients.sh)"`. Progress goes to stderr.
+#
+# Cache: $SKILLFORGE_CLIENTS_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/skillforge/clients; each client gets its own
+# npm prefix there, named after the package and its version (codex@0.171.0, claude-code@2.1.332), so another pin
+# installs beside it instead of over it. A client counts as installed when its package.json carries the pinned
+# version and its native binary exists and answers `--version` with that version; otherwise it is (re)installed.
+# The versions can be overridden with CODEX_VERSION / CLAUDE_CODE_VERSION (the fidelity suite pins the defaults).
+# Claude Code declares Node 22 in its package.json; npm only warns on Node 20 and the native binary runs without Node.
+set -euo pipefail
+
+CODEX_VERSION="${CODEX_VERSION:-0.171.0}"
+CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.332}"
+cache="${SKILLFORGE_CLIENTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/skillforge/clients}"
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+case "$(realpath -m "$cache")/" in
+  "$repo"/*)
+    echo "ensure-clients: the cache folder $cache is inside the repository; choose one outside it" >&2
+    exit 2
+    ;;
+esac
+
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64)
+    codex_rel="node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
+    claude_rel="node_modules/@anthropic-ai/claude-code-linux-x64/claude"
+    ;;
+  Linux-aarch64)
+    codex_rel="node_modules/@openai/codex-linux-arm64/vendor/aarch64-unknown-linux-musl/bin/codex"
+    claude_rel="node_modules/@anthropic-ai/claude-code-linux-arm64/claude"
+    ;;
+  *)
+    echo "ensure-clients: no native client binaries known for $(uname -s)-$(uname -m)" >&2
+    exit 2
+    ;;
+esac
+
+# installed_ok PREFIX PACKAGE VERSION BINARY: the package.json version, the binary, and its --version all agree.
+installed_ok() {
+  local prefix="$1" package="$2" version="$3" binary="$4" found out
+  found="$(sed -n 's/^  "version": "\(.*\)",\{0,1\}$/\1/p' "$prefix/node_modules/$package/package.json" 2>/dev/null | head -n1)"
+  [[ "$found" == "$version" ]] || return 1
+  [[ -x "$binary" ]] || return 1
+  out="$(HOME="$prefix/.probe-home" timeout 60 "$binary" --version </dev/null 2>/dev/null)" || return 1
+  [[ "$out" == *"$version"* ]]
+}
+
+# ensure NAME PACKAGE VERSION RELATIVE_BINARY: prints the binary's absolute path.
+ensure() {
+  local name="$1" package="$2" version="$3" rel="$4"
+  local prefix="$cache/$name@$version"
+  local binary="$prefix/$rel"
+  if ! installed_ok "$prefix" "$package" "$version" "$binary"; then
+    command -v npm >/dev/null 2>&1 || "$repo/scripts/ensure-node.sh" >&2
+    echo "ensure-clients: installing $package@$version into $prefix" >&2
+    mkdir -p "$prefix" "$prefix/.probe-home"
+    # A package.json of its own keeps npm from walking up to an unrelated project.
+    [[ -f "$prefix/package.json" ]] || printf '{"name":"skillforge-client-%s","private":true}\n' "$name" >"$prefix/package.json"
+    npm install --prefix "$prefix" --no-audit --no-fund --no-save --loglevel=error \
+      --include=optional "$package@$version" >&2
+    if ! installed_ok "$prefix" "$package" "$version" "$binary"; then
+      echo "ensure-clients: $package@$version installed, but $binary is missing or does not answer --version $version" >&2
+      exit 1
+    fi
+  fi
+  printf '%s\n' "$binary"
+}
+
+codex_bin="$(ensure codex @openai/codex "$CODEX_VERSION" "$codex_rel")"
+claude_bin="$(ensure claude-code @anthropic-ai/claude-code "$CLAUDE_CODE_VERSION" "$claude_rel")"
+printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\n' "$codex_bin" "$claude_bin"
