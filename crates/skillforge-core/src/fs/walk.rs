@@ -256,6 +256,10 @@ impl Unresolved {
 /// How many links one resolution follows before it is a loop, as the kernel counts (`MAXSYMLINKS`).
 const MAX_LINKS: u32 = 40;
 
+/// How many of the deepest folders on a resolution's way are kept open, so that each component costs
+/// one open however deep the way goes (a folder above them is opened again from the root).
+const OPEN_FOLDERS: usize = 64;
+
 /// Where a link inside a root points, as names below that root.
 ///
 /// `root` is the open root folder and `root_path` its canonical path (for absolute targets);
@@ -271,68 +275,124 @@ pub fn resolve_beneath(
     link_folder: &[OsString],
     target: &Path,
 ) -> Result<Vec<OsString>, Unresolved> {
-    let mut links = 0;
-    resolve_from(
-        root.as_fd(),
-        root_path,
-        link_folder.to_vec(),
-        target,
-        &mut links,
-    )
+    let mut cursor = Cursor {
+        root: root.as_fd(),
+        names: link_folder.to_vec(),
+        open: std::collections::VecDeque::new(),
+    };
+    // The link being resolved is the first the kernel counts.
+    let mut links = 1;
+    cursor.resolve(root_path, target, &mut links)?;
+    Ok(cursor.names)
 }
 
-fn resolve_from(
-    root: BorrowedFd<'_>,
-    root_path: &Path,
-    link_folder: Vec<OsString>,
-    target: &Path,
-    links: &mut u32,
-) -> Result<Vec<OsString>, Unresolved> {
-    let (mut names, relative) = if target.is_absolute() {
-        let below = target
-            .strip_prefix(root_path)
-            .map_err(|_| Unresolved::Outside)?;
-        (Vec::new(), below)
-    } else {
-        (link_folder, target)
-    };
-    let io = |errno, at: &[OsString]| Unresolved::Io {
-        errno,
-        at: at.to_vec(),
-    };
-    for component in relative.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                // `..` of something that is not a folder is the kernel's ENOENT or ENOTDIR.
-                super::open::directory_beneath(root, names.iter().map(OsString::as_os_str))
-                    .map_err(|(errno, _)| io(errno, &names))?;
-                names.pop().ok_or(Unresolved::Outside)?;
+/// Where a resolution stands: names below the root, and the deepest folders among them kept open.
+struct Cursor<'r> {
+    root: BorrowedFd<'r>,
+    names: Vec<OsString>,
+    /// `(depth, folder)`: the open folder `names[..depth]`, for consecutive depths, deepest last; at
+    /// most [`OPEN_FOLDERS`] of them, and never deeper than `names`.
+    open: std::collections::VecDeque<(usize, OwnedFd)>,
+}
+
+impl Cursor<'_> {
+    fn fail(&self, errno: Errno) -> Unresolved {
+        Unresolved::Io {
+            errno,
+            at: self.names.clone(),
+        }
+    }
+
+    /// The folder `names` leads to, each component opened without following links: from the deepest
+    /// folder kept open, or from the root when none of them is on the way.
+    fn folder(&mut self) -> Result<BorrowedFd<'_>, Unresolved> {
+        let depth = self.names.len();
+        if self.open.is_empty() {
+            let top = super::open::directory_beneath(self.root, std::iter::empty())
+                .map_err(|(errno, _)| self.fail(errno))?;
+            self.open.push_back((0, top));
+        }
+        while let Some((reached, folder)) = self.open.back() {
+            if *reached == depth {
+                break;
             }
-            Component::RootDir | Component::Prefix(_) => return Err(Unresolved::Outside),
-            Component::Normal(name) => {
-                let folder =
-                    super::open::directory_beneath(root, names.iter().map(OsString::as_os_str))
-                        .map_err(|(errno, _)| io(errno, &names))?;
-                match rustix::fs::statat(&folder, name, AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Symlink => {
-                        *links += 1;
-                        if *links > MAX_LINKS {
-                            return Err(io(Errno::LOOP, &names));
+            let next = super::open::directory_at(folder, self.names[*reached].as_os_str())
+                .map_err(|errno| self.fail(errno))?;
+            self.open.push_back((reached + 1, next));
+            if self.open.len() > OPEN_FOLDERS {
+                self.open.pop_front();
+            }
+        }
+        match self.open.back() {
+            Some((_, folder)) => Ok(folder.as_fd()),
+            None => Err(self.fail(Errno::BADF)),
+        }
+    }
+
+    /// `..`: the parent of the folder reached (`..` of something that is no folder is the kernel's
+    /// ENOENT or ENOTDIR), never above the root.
+    fn up(&mut self) -> Result<(), Unresolved> {
+        self.folder()?;
+        self.names.pop().ok_or(Unresolved::Outside)?;
+        while self
+            .open
+            .back()
+            .is_some_and(|(reached, _)| *reached > self.names.len())
+        {
+            self.open.pop_back();
+        }
+        Ok(())
+    }
+
+    /// Resolves `target`, the text of a link in the folder `names`, leaving `names` where it leads.
+    fn resolve(
+        &mut self,
+        root_path: &Path,
+        target: &Path,
+        links: &mut u32,
+    ) -> Result<(), Unresolved> {
+        let relative = if target.is_absolute() {
+            let below = target
+                .strip_prefix(root_path)
+                .map_err(|_| Unresolved::Outside)?;
+            self.names.clear();
+            self.open.clear();
+            below
+        } else {
+            target
+        };
+        for component in relative.components() {
+            match component {
+                Component::CurDir => {}
+                Component::ParentDir => self.up()?,
+                Component::RootDir | Component::Prefix(_) => return Err(Unresolved::Outside),
+                Component::Normal(name) => {
+                    let folder = self.folder()?;
+                    match rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW) {
+                        Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Symlink => {
+                            *links += 1;
+                            if *links > MAX_LINKS {
+                                return Err(self.fail(Errno::LOOP));
+                            }
+                            let inner = super::open::link_target_at(folder, name)
+                                .map_err(|errno| self.fail(errno))?;
+                            self.resolve(root_path, Path::new(&inner), links)?;
                         }
-                        let inner = super::open::link_target_at(&folder, name)
-                            .map_err(|errno| io(errno, &names))?;
-                        names = resolve_from(root, root_path, names, Path::new(&inner), links)?;
+                        // A missing last component is the caller's to report when it opens it; a
+                        // folder missing on the way is the kernel's ENOENT at the next component.
+                        Ok(_) | Err(Errno::NOENT) => self.names.push(name.to_os_string()),
+                        Err(errno) => return Err(self.fail(errno)),
                     }
-                    // A missing last component is the caller's to report when it opens it; a folder
-                    // missing on the way is the kernel's ENOENT at the next component.
-                    Ok(_) | Err(Errno::NOENT) => names.push(name.to_os_string()),
-                    Err(errno) => return Err(io(errno, &names)),
                 }
             }
         }
+        // A trailing `/` (or `/.`, which `components` drops) asks for a folder, as the kernel does.
+        let text = target.as_os_str().as_bytes();
+        if text.ends_with(b"/") || text.ends_with(b"/.") {
+            self.folder()?;
+        }
+        Ok(())
     }
-    Ok(names)
 }
 
 #[cfg(test)]
@@ -398,6 +458,81 @@ mod tests {
         );
         assert_eq!(resolve(&[], "file/../skills"), io(Errno::NOTDIR, &["file"]));
         assert_eq!(resolve(&[], "x/a"), io(Errno::LOOP, &[]));
+        // A trailing `/` (or `/.`) asks for a folder: the kernel answers ENOTDIR for a file.
+        assert_eq!(resolve(&[], "file/"), io(Errno::NOTDIR, &["file"]));
+        assert_eq!(resolve(&[], "file/."), io(Errno::NOTDIR, &["file"]));
+        assert_eq!(resolve(&[], "skills/a/"), Ok(names(&["skills", "a"])));
+        assert_eq!(resolve(&[], "l/"), Ok(names(&["skills"])));
+    }
+
+    #[test]
+    fn counts_links_as_the_kernel_does() {
+        use std::os::unix::fs::symlink;
+        let directory = tempfile::tempdir().expect("temporary directory");
+        let root_path = directory.path().canonicalize().expect("canonical root");
+        std::fs::write(root_path.join("file"), "text").expect("file");
+        let root = super::open::root_directory(&root_path).expect("root");
+        // Chains of 39, 40 and 41 links ending at `file`; the first link is the one being resolved.
+        for length in 39..=41_usize {
+            let chain = root_path.join(format!("chain{length}"));
+            std::fs::create_dir(&chain).expect("folder");
+            for link in 0..length - 1 {
+                symlink((link + 1).to_string(), chain.join(link.to_string())).expect("link");
+            }
+            symlink("../file", chain.join((length - 1).to_string())).expect("link");
+            let first = chain.join("0");
+            let target = std::fs::read_link(&first).expect("target");
+            let folder = vec![OsString::from(format!("chain{length}"))];
+            let resolved = resolve_beneath(&root, &root_path, &folder, &target);
+            // What the kernel itself does with the same chain.
+            match std::fs::metadata(&first) {
+                Ok(_) => assert_eq!(resolved, Ok(vec![OsString::from("file")]), "{length}"),
+                Err(error) => {
+                    assert_eq!(error.raw_os_error(), Some(libc::ELOOP), "{length}");
+                    assert!(
+                        matches!(
+                            resolved,
+                            Err(Unresolved::Io {
+                                errno: Errno::LOOP,
+                                ..
+                            })
+                        ),
+                        "{length}: {resolved:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn resolves_through_folders_deeper_than_the_ones_kept_open() {
+        let directory = tempfile::tempdir().expect("temporary directory");
+        let root_path = directory.path().canonicalize().expect("canonical root");
+        let depth = 3 * OPEN_FOLDERS + 5;
+        let deep: PathBuf = std::iter::repeat_n("d", depth).collect();
+        std::fs::create_dir_all(root_path.join(&deep)).expect("folders");
+        std::fs::write(root_path.join(&deep).join("file"), "text").expect("file");
+        std::os::unix::fs::symlink("..", root_path.join(&deep).join("up")).expect("link");
+        let root = super::open::root_directory(&root_path).expect("root");
+        let d = |count: usize| vec![OsString::from("d"); count];
+        // All the way down, and all the way back up with `..` (beyond the folders kept open).
+        let down_and_up = format!("{}/{}", deep.display(), vec![".."; depth].join("/"));
+        assert_eq!(
+            resolve_beneath(&root, &root_path, &[], Path::new(&down_and_up)),
+            Ok(Vec::new())
+        );
+        let mut with_file = d(depth);
+        with_file.push(OsString::from("file"));
+        let target = format!("{}/up/d/file", deep.display());
+        assert_eq!(
+            resolve_beneath(&root, &root_path, &[], Path::new(&target)),
+            Ok(with_file)
+        );
+        let past = format!("{}/{}", deep.display(), vec![".."; depth + 1].join("/"));
+        assert_eq!(
+            resolve_beneath(&root, &root_path, &[], Path::new(&past)),
+            Err(Unresolved::Outside)
+        );
     }
 
     #[test]

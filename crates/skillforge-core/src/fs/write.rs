@@ -272,7 +272,9 @@ pub fn replace_at(
             RenameFlags::EXCHANGE,
         )?;
         drop(lease);
-        return Err(discard_new(directory, &temporary, name, &written, reason));
+        return Err(discard_new(
+            directory, &temporary, name, bytes, &written, reason,
+        ));
     }
     let _ = rustix::fs::unlinkat(directory, temporary.as_os_str(), AtFlags::empty());
     drop(lease);
@@ -362,12 +364,24 @@ fn discard_new(
     directory: &OwnedFd,
     temporary: &OsStr,
     name: &OsStr,
+    bytes: &[u8],
     written: &Identity,
     reason: WriteError,
 ) -> WriteError {
+    // The two exchanges set the copy's change time, so that says nothing: its modification time and
+    // its bytes do (a program may set a modification time back, never the bytes).
     let touched = open::file_at(directory, temporary).is_ok_and(|new| {
         writers_gone(&new);
-        Identity::of_fd(&new).is_ok_and(|now| !now.unchanged(written))
+        let Ok(now) = Identity::of_fd(&new) else {
+            return true;
+        };
+        let same_shape = now.device == written.device
+            && now.inode == written.inode
+            && now.size == written.size
+            && now.modified == written.modified;
+        !same_shape
+            || !read::bounded(&new, now.size, Limit::RESOURCE.with_bytes(now.size))
+                .is_ok_and(|held| held == bytes)
     });
     if touched {
         for attempt in 0..1000_u32 {
@@ -891,6 +905,73 @@ mod tests {
             );
         }
         assert!(leftovers(directory.path()).is_empty());
+    }
+
+    #[test]
+    fn a_swapped_back_copy_is_kept_only_when_another_program_wrote_to_it() {
+        let (directory, descriptor) = folder();
+        let path = directory.path().join("SKILL.md");
+        let name = OsStr::new("SKILL.md");
+        let copies = |directory: &std::path::Path| {
+            std::fs::read_dir(directory)
+                .expect("list")
+                .flatten()
+                .filter(|entry| entry.file_name().to_string_lossy().contains(".conflict-"))
+                .count()
+        };
+        for someone_wrote in [false, true] {
+            std::fs::write(&path, "old").expect("write");
+            let (temporary, new) =
+                temporary_file(&descriptor, name, Mode::from_raw_mode(0o644)).expect("temporary");
+            let mut file = std::fs::File::from(new);
+            file.write_all(b"new").expect("write");
+            let written = Identity::of_fd(&file).expect("stat");
+            drop(file);
+            // Past a timestamp tick, so that the swap and its undoing set the copy's change time.
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            let exchange = || {
+                rustix::fs::renameat_with(
+                    &descriptor,
+                    temporary.as_os_str(),
+                    &descriptor,
+                    name,
+                    RenameFlags::EXCHANGE,
+                )
+                .expect("exchange");
+            };
+            exchange();
+            if someone_wrote {
+                // Same size, the old modification time: only the bytes tell.
+                let modified = std::fs::metadata(&path)
+                    .expect("stat")
+                    .modified()
+                    .expect("time");
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .expect("open");
+                (&file).write_all(b"NEW").expect("write");
+                file.set_modified(modified).expect("set the time back");
+            }
+            exchange();
+            let error = discard_new(
+                &descriptor,
+                &temporary,
+                name,
+                b"new",
+                &written,
+                WriteError::OpenForWriting,
+            );
+            assert_eq!(std::fs::read(&path).expect("read"), b"old");
+            if someone_wrote {
+                assert!(matches!(error, WriteError::Conflict { .. }), "{error}");
+                assert_eq!(copies(directory.path()), 1);
+            } else {
+                assert!(matches!(error, WriteError::OpenForWriting), "{error}");
+                assert_eq!(copies(directory.path()), 0);
+            }
+            assert!(leftovers(directory.path()).is_empty());
+        }
     }
 
     #[test]
