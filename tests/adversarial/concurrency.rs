@@ -130,3 +130,39 @@ fn fix_racing_an_appender_loses_no_line() {
         "{written_racing} runs wrote while appending, {lost} lost the race"
     );
 }
+
+/// Root in a container has no `CAP_LEASE` by default, and a checkout belongs to another user: the
+/// writer check must still hold there (it takes the lease as the file's owner), so a program holding
+/// the file open for writing keeps it, and `--fix` writes nothing.
+#[test]
+fn a_writer_holding_the_file_open_is_seen_without_the_lease_capability() {
+    if !super::is_root() {
+        return; // Only root can give the file away and drop a capability it has.
+    }
+    let temp = temporary();
+    let skill = temp.path.join("skills/busy/SKILL.md");
+    super::write(&skill, crlf_skill_text("busy"));
+    if let Err(error) = std::os::unix::fs::chown(&skill, Some(1000), Some(1000)) {
+        panic!("chown: {error}");
+    }
+    let writer = match std::fs::OpenOptions::new().append(true).open(&skill) {
+        Ok(file) => file,
+        Err(error) => panic!("open for writing: {error}"),
+    };
+    let before = super::read(&skill);
+    let mut command = Command::new("setpriv");
+    command
+        .args(["--inh-caps=-lease", "--bounding-set=-lease", "--"])
+        .arg(env!("CARGO_BIN_EXE_skillforge"))
+        .args(["lint", "--fix", "skills", "--no-config"])
+        .current_dir(&temp.path);
+    let run = super::finish(command);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: skills/busy/SKILL.md: is open for writing in another program; nothing written\n",
+        "{run:?}"
+    );
+    assert_eq!(super::read(&skill), before);
+    drop(writer);
+}

@@ -215,7 +215,7 @@ pub fn replace_at(
     }
     // No one may write the old file from here on: a read lease is granted only while nobody has it
     // open for writing, and a program opening it for writing now waits until the lease is dropped.
-    let lease = match Lease::take(&before.descriptor) {
+    let lease = match Lease::take(&before.descriptor, before.identity.owner) {
         Taken::Held(lease) => Some(lease),
         Taken::StillOpen => return Err(cleanup(WriteError::OpenForWriting)),
         // A filesystem without leases (a network one): the checks after the swap decide alone.
@@ -426,19 +426,26 @@ enum Settled {
 /// A read lease held on the replaced file while it is swapped out.
 struct Lease<'a> {
     descriptor: &'a OwnedFd,
+    /// The file's owner, when the lease had to be taken as that user (see [`as_user`]).
+    as_owner: Option<u32>,
 }
 
 enum Taken<'a> {
     Held(Lease<'a>),
     /// Another program still has the file open for writing after [`WRITER_WAIT`].
     StillOpen,
-    /// No leases here (a network filesystem, leases turned off, a file of another owner).
+    /// No leases here (a network filesystem, leases turned off, a file of another owner that this
+    /// process may not act for).
     Unsupported,
 }
 
 impl<'a> Lease<'a> {
-    /// Takes a read lease on `descriptor`, waiting up to [`WRITER_WAIT`] for writers to close it.
-    fn take(descriptor: &'a OwnedFd) -> Taken<'a> {
+    /// Takes a read lease on `descriptor` (a file owned by `owner`), waiting up to [`WRITER_WAIT`] for
+    /// writers to close it.
+    ///
+    /// The kernel grants a lease to the file's owner or to a process with `CAP_LEASE`. A process that
+    /// may change users but lacks `CAP_LEASE` (root in a container, by default) takes it as the owner.
+    fn take(descriptor: &'a OwnedFd, owner: u32) -> Taken<'a> {
         use std::os::fd::AsRawFd;
         let fd = descriptor.as_raw_fd();
         // A break of the lease is signalled: `SIGURG` is ignored unless a program asks for it.
@@ -448,13 +455,33 @@ impl<'a> Lease<'a> {
         }
         let deadline = std::time::Instant::now() + WRITER_WAIT;
         let mut pause = std::time::Duration::from_micros(200);
+        let mut as_owner = None;
         loop {
-            // SAFETY: as above.
-            if unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_RDLCK) } == 0 {
-                return Taken::Held(Lease { descriptor });
-            }
-            if std::io::Error::last_os_error().raw_os_error() != Some(libc::EAGAIN) {
-                return Taken::Unsupported;
+            let set = || {
+                // SAFETY: as above.
+                if unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_RDLCK) } == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error().raw_os_error())
+                }
+            };
+            let taken = match as_owner {
+                Some(owner) => as_user(owner, set).unwrap_or(Err(Some(libc::EACCES))),
+                None => set(),
+            };
+            match taken {
+                Ok(()) => {
+                    return Taken::Held(Lease {
+                        descriptor,
+                        as_owner,
+                    })
+                }
+                Err(Some(libc::EAGAIN)) => {}
+                Err(Some(libc::EACCES)) if as_owner.is_none() => {
+                    as_owner = Some(owner);
+                    continue;
+                }
+                Err(_) => return Taken::Unsupported,
             }
             if std::time::Instant::now() >= deadline {
                 return Taken::StillOpen;
@@ -475,9 +502,30 @@ impl<'a> Lease<'a> {
 impl Drop for Lease<'_> {
     fn drop(&mut self) {
         use std::os::fd::AsRawFd;
+        let fd = self.descriptor.as_raw_fd();
         // SAFETY: as in `take`.
-        unsafe { libc::fcntl(self.descriptor.as_raw_fd(), libc::F_SETLEASE, libc::F_UNLCK) };
+        let unlock = || unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_UNLCK) };
+        // Released as whoever took it; failing that, closing the descriptor releases it.
+        let _ = match self.as_owner {
+            Some(owner) => as_user(owner, unlock).unwrap_or(-1),
+            None => unlock(),
+        };
     }
+}
+
+/// Runs `action` with this thread's filesystem user set to `user`, then sets it back; `None` when this
+/// process may not act as that user. `setfsuid` changes the calling thread only, and nothing but
+/// `action` runs on it meanwhile.
+fn as_user<T>(user: u32, action: impl FnOnce() -> T) -> Option<T> {
+    // SAFETY: setfsuid takes and returns plain integers. It answers the previous value whether or
+    // not it succeeded, so a second call tells whether the change took.
+    let previous = unsafe { libc::setfsuid(user) } as u32;
+    // SAFETY: as above.
+    let now = unsafe { libc::setfsuid(user) } as u32;
+    let result = (now == user).then(action);
+    // SAFETY: as above; restores what the thread had.
+    unsafe { libc::setfsuid(previous) };
+    result
 }
 
 /// `fcntl`'s "signal to send for this descriptor" command (`<fcntl.h>` with `_GNU_SOURCE`).

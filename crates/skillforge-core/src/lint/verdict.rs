@@ -170,9 +170,6 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
     }
 }
 
-/// nagents' `parse_skill_metadata` on a SKILL.md. It reads the body only for a fallback description, so
-/// when the file has a closed frontmatter block the lines up to its closing `---` give the same result,
-/// without splitting a long body into lines; only a skill left with the fallback is parsed again whole.
 /// The name nagents gives the skill in `file`, or `None` when nagents does not load it at all
 /// (a linked or lowercase file, undecodable bytes, metadata it refuses).
 pub(crate) fn nagents_name(file: &crate::lint::context::SkillFile) -> Option<String> {
@@ -189,6 +186,9 @@ pub(crate) fn nagents_name(file: &crate::lint::context::SkillFile) -> Option<Str
         .map(|skill| skill.name)
 }
 
+/// nagents' `parse_skill_metadata` on a SKILL.md. It reads the body only for a fallback description, so
+/// when the file has a closed frontmatter block the lines up to its closing `---` give the same result,
+/// without splitting a long body into lines; only a skill left with the fallback is parsed again whole.
 fn nagents_metadata(
     source: &str,
     location: &str,
