@@ -168,10 +168,12 @@ struct Walker<'a> {
 }
 
 /// Names that are never part of a skill's content: caches, dependency trees, VCS data, Finder
-/// metadata, and the stamp a client-folder install leaves.
+/// metadata, the temporary file of an interrupted rewrite, and the stamp a client-folder install leaves.
 pub(super) fn excluded(name: &str, top_level: bool, exclusions: Exclusions) -> bool {
     matches!(name, "__pycache__" | "node_modules" | ".DS_Store" | ".git")
         || name.ends_with(".pyc")
+        // Left only by a rewrite that was killed; never part of the skill.
+        || crate::fs::write::is_temporary_name(name)
         || (top_level && name == STAMP_FILE)
         || (top_level && exclusions.top_level_evals && name == "evals")
 }

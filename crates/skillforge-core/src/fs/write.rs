@@ -639,6 +639,25 @@ fn keep_owner(descriptor: &OwnedFd, original: &Identity) -> Result<(), WriteErro
     })
 }
 
+/// Whether `name` is one of the temporary files [`replace_at`] writes beside a file
+/// (`.NAME.skillforge-PID-N.tmp`): only ever left behind by a write that was killed, and never content.
+pub fn is_temporary_name(name: &str) -> bool {
+    let Some(rest) = name
+        .strip_prefix('.')
+        .and_then(|rest| rest.strip_suffix(".tmp"))
+    else {
+        return false;
+    };
+    let Some((_, numbers)) = rest.rsplit_once(".skillforge-") else {
+        return false;
+    };
+    let Some((pid, attempt)) = numbers.split_once('-') else {
+        return false;
+    };
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
+    digits(pid) && digits(attempt)
+}
+
 /// A new, empty file beside `name`, never one that was there: `.NAME.skillforge-PID-N.tmp`.
 fn temporary_file(
     directory: &OwnedFd,
@@ -1131,5 +1150,15 @@ mod tests {
         assert_eq!(std::fs::read(&path).expect("read"), b"old");
         assert!(leftovers(directory.path()).is_empty());
         drop(writer);
+    }
+
+    #[test]
+    fn tells_its_own_temporary_names() {
+        assert!(is_temporary_name(".SKILL.md.skillforge-123-0.tmp"));
+        assert!(is_temporary_name(".a.b.skillforge-1-42.tmp"));
+        assert!(!is_temporary_name("SKILL.md.skillforge-123-0.tmp"));
+        assert!(!is_temporary_name(".SKILL.md.skillforge-x-0.tmp"));
+        assert!(!is_temporary_name(".notes.tmp"));
+        assert!(!is_temporary_name(".SKILL.md.skillforge--0.tmp"));
     }
 }
