@@ -14,8 +14,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{render_manifest_capped, MAX_SKILL_MANIFEST_TOKENS};
-use crate::activation::tenxgraph::Registry;
 use crate::budget::estimate_skill_tokens;
+use crate::clients::tenxgraph::registry::Registry;
 use crate::python;
 use crate::skill::Skill;
 

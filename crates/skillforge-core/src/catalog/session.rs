@@ -17,8 +17,8 @@ use super::listing::{
     SkillsRefSkill, CODEX_MAX_DESCRIPTION_CHARS, CODEX_MAX_NAME_CHARS,
 };
 use super::{partition, MAX_SKILL_MANIFEST_TOKENS};
-use crate::activation::tenxgraph::{self, Registry, ScannedDir};
 use crate::builtin;
+use crate::clients::tenxgraph::registry::{self as tenxgraph, Registry, ScannedDir};
 use crate::discovery::directory::absolute_root;
 use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey};
 use crate::frontmatter::lite::parse_skill_metadata;

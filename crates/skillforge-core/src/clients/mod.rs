@@ -1,0 +1,7 @@
+//! The clients, one folder each: everything one client does with skills (where it looks, how it
+//! parses and what it drops, its verdict, its catalog text, its tools), over the generic layers
+//! (`text`, `fs`, `frontmatter::yaml`, `python`). Nothing here imports the linter or the workspace.
+//!
+//! - [`tenxgraph`]: 10xGraph 0.10.3.
+
+pub mod tenxgraph;
