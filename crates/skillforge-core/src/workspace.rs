@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use std::collections::HashSet;
 
-use crate::catalog::partition;
+use crate::clients::nagents::partition;
 use crate::discovery::directory::absolute_root;
 use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey};
 use crate::skill::Skill;

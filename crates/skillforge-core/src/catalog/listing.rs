@@ -13,8 +13,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{render_manifest_capped, MAX_SKILL_MANIFEST_TOKENS};
 use crate::budget::estimate_skill_tokens;
+use crate::clients::nagents::{render_manifest_capped, MAX_SKILL_MANIFEST_TOKENS};
 use crate::clients::tenxgraph::registry::Registry;
 use crate::python;
 use crate::skill::Skill;
@@ -772,7 +772,7 @@ mod tests {
         );
         assert_eq!(names(&preview.page(100, None, None)).len(), 10);
     }
-    use crate::catalog::render_skill_manifest;
+    use crate::clients::nagents::render_skill_manifest;
 
     fn skill(name: &str, description: &str) -> Skill {
         Skill {

@@ -16,8 +16,8 @@ use super::listing::{
     self, CatalogDialect, CatalogLimits, CatalogPreview, ClaudeCodeSkill, CodexSkill,
     SkillsRefSkill, CODEX_MAX_DESCRIPTION_CHARS, CODEX_MAX_NAME_CHARS,
 };
-use super::{partition, MAX_SKILL_MANIFEST_TOKENS};
 use crate::builtin;
+use crate::clients::nagents::{partition, MAX_SKILL_MANIFEST_TOKENS};
 use crate::clients::tenxgraph::registry::{self as tenxgraph, Registry, ScannedDir};
 use crate::discovery::directory::absolute_root;
 use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey};
@@ -632,7 +632,7 @@ mod tests {
         let manifest = session.preview(CatalogDialect::Nagents, &limits, &[]);
         assert_eq!(
             manifest.text,
-            crate::catalog::render_skill_manifest(&published)
+            crate::clients::nagents::render_skill_manifest(&published)
         );
         assert!(manifest.problems.is_empty(), "{:?}", manifest.problems);
 
