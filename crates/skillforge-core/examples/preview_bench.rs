@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits};
 use skillforge_core::catalog::session::{Buffer, CatalogSession};
+use skillforge_core::clients::listing::{CatalogDialect, CatalogLimits};
 use skillforge_core::discovery::DirectoryOptions;
 
 const ROUNDS: usize = 60;

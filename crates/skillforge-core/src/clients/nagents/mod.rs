@@ -5,6 +5,8 @@
 //! [`crate::frontmatter::lite`], its load budget [`crate::budget`] and its skill tool
 //! [`crate::activation::nagents`].
 
+pub mod listing;
+
 use std::collections::BTreeMap;
 
 use crate::python;

@@ -6,11 +6,13 @@
 //! - [`registry`]: discovery, the registry, the catalog prompt and the tools `activate_skill` and
 //!   `read_skill_resource` (bundled files reached through `skill_files`);
 //! - [`repair`]: the frontmatter as the loader's retry reads it, for lint rules to check;
-//! - [`catalog`]: the `<available_skills>` block of skills in discovery order.
+//! - [`catalog`]: the `<available_skills>` block of skills in discovery order; [`listing`]: the
+//!   registry's block as a listing preview.
 //!
 //! One model serves everything that needs to know what 10xGraph makes of a SKILL.md: the 10xgraph lint
 //! profile's verdicts and catalog, and the registry behind the tools and the catalog previews.
 
+pub mod listing;
 pub mod pyyaml;
 pub mod registry;
 pub mod repair;
