@@ -6,9 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use libfuzzer_sys::fuzz_target;
+use skillforge_core::clients::tenxgraph;
 use skillforge_core::lint::context::{FileProbe, SkillFile};
 use skillforge_core::lint::fix::fix_until_stable;
-use skillforge_core::lint::workspace::{lint_file, place, tenxgraph_catalog, LintOptions};
+use skillforge_core::lint::workspace::{lint_file, place, tenxgraph_loaded, LintOptions};
 
 /// No filesystem: link checks see nothing, so runs are reproducible.
 struct NoFiles;
@@ -42,5 +43,5 @@ fuzz_target!(|data: &[u8]| {
         let fixed = fix_until_stable(file, &options, &NoFiles, true);
         assert!(fixed.converged, "fixes did not converge");
     }
-    let _ = tenxgraph_catalog(&files, &NoFiles);
+    let _ = tenxgraph::catalog(&tenxgraph_loaded(&files, &NoFiles));
 });

@@ -11,7 +11,7 @@ mod common;
 
 use common::check_position;
 use libfuzzer_sys::fuzz_target;
-use skillforge_core::activation::tenxgraph::{Registry, ScannedDir};
+use skillforge_core::clients::tenxgraph::registry::{Registry, ScannedDir};
 use skillforge_core::agent::script::{parse_script, ScriptError};
 use skillforge_core::agent::{simulate_tenxgraph, Dialect, MockModel, SimulateOptions};
 

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use skillforge_core::catalog::{partition, render_skill_manifest};
+use skillforge_core::clients::nagents::{partition, render_skill_manifest};
 use skillforge_core::discovery::{DirectoryOptions, DirectorySource, SkillSource};
 
 const RUNS: usize = 5;

@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits};
 use skillforge_core::catalog::session::{Buffer, CatalogSession};
+use skillforge_core::clients::listing::{CatalogDialect, CatalogLimits};
 use skillforge_core::discovery::DirectoryOptions;
 
 /// The skill whose buffer each round edits; bench/peers_preview.py edits the same one.

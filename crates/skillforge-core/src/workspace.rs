@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use std::collections::HashSet;
 
-use crate::catalog::partition;
+use crate::clients::nagents::partition;
 use crate::discovery::directory::absolute_root;
 use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey};
 use crate::skill::Skill;
@@ -688,8 +688,8 @@ mod tests {
         let catalog = workspace.catalog();
         assert!(catalog.is_builtin());
         let preview = catalog.preview(
-            crate::catalog::listing::CatalogDialect::Nagents,
-            &crate::catalog::listing::CatalogLimits::default(),
+            crate::clients::listing::CatalogDialect::Nagents,
+            &crate::clients::listing::CatalogLimits::default(),
             &[],
         );
         let names: Vec<&str> = preview.entries.iter().map(|e| e.name.as_str()).collect();

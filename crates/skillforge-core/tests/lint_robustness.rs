@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use skillforge_core::clients::tenxgraph;
 use skillforge_core::lint::context::{FileProbe, SkillFile};
 use skillforge_core::lint::fix::fix_until_stable;
-use skillforge_core::lint::workspace::{lint_file, place, tenxgraph_catalog, LintOptions};
+use skillforge_core::lint::workspace::{lint_file, place, tenxgraph_loaded, LintOptions};
 
 struct NoFiles;
 
@@ -40,7 +41,7 @@ fn check(bytes: &[u8]) {
     }
     let fixed = fix_until_stable(file, &options, &NoFiles, true);
     assert!(fixed.converged, "fixes do not settle for {:?}", file.source);
-    let _ = tenxgraph_catalog(&files, &NoFiles);
+    let _ = tenxgraph::catalog(&tenxgraph_loaded(&files, &NoFiles));
 }
 
 fn seeds() -> Vec<Vec<u8>> {

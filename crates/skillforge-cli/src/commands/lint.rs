@@ -8,6 +8,7 @@ use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use anyhow::Context as _;
 use clap::ValueEnum;
 use serde_json::{json, Value};
+use skillforge_core::clients::tenxgraph;
 use skillforge_core::frontmatter::yaml::lines::{lone_carriage_returns, SourceLines};
 use skillforge_core::lint::config::Config;
 use skillforge_core::lint::context::RealFiles;
@@ -15,7 +16,7 @@ use skillforge_core::lint::fix::{fix_until_stable, write_fixed};
 use skillforge_core::lint::registry::CODES;
 use skillforge_core::lint::verdict::Outcome;
 use skillforge_core::lint::workspace::{
-    collect_all, lint_files, tenxgraph_catalog, FileReport, LintOptions,
+    collect_all, lint_files, tenxgraph_loaded, FileReport, LintOptions,
 };
 use skillforge_core::lint::{Diagnostic, ProfileId, Severity, Summary};
 
@@ -177,7 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             if options.profiles.contains(&ProfileId::Tenxgraph) {
                 catalogs.insert(
                     "10xgraph".into(),
-                    tenxgraph_catalog(&files, &RealFiles).into(),
+                    tenxgraph::catalog(&tenxgraph_loaded(&files, &RealFiles)).into(),
                 );
             }
             json_report(&reports, &summary, &options.profiles, catalogs)?

@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use skillforge_core::catalog::listing::{CatalogDialect, CatalogLimits};
 use skillforge_core::catalog::session::CatalogSession;
+use skillforge_core::clients::listing::{CatalogDialect, CatalogLimits};
 use skillforge_core::workspace::Workspace;
 
 use crate::exit::Exit;

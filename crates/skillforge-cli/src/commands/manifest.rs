@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use skillforge_core::catalog::render_skill_manifest;
+use skillforge_core::clients::nagents::render_skill_manifest;
 
 use super::catalog::{runtime, SourceArgs};
 use crate::exit::Exit;

@@ -16,7 +16,7 @@ use skillforge_core::agent::{
 use std::sync::Arc;
 
 use skillforge_core::activation::nagents::FrozenCatalog;
-use skillforge_core::activation::tenxgraph::Registry;
+use skillforge_core::clients::tenxgraph::registry::Registry;
 use skillforge_core::discovery::{CatalogHolder, DirectoryOptions, DirectorySource, SkillSource};
 use skillforge_core::fs::read::{input_text, Limit};
 use skillforge_core::workspace;

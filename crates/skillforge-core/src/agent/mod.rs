@@ -24,12 +24,14 @@ use crate::activation::nagents::{
     self as nagents_activation, FrozenCatalog, LiveCatalog, ReferenceOutcome, SKILL_TOOL,
     SKILL_TOOL_DESCRIPTION,
 };
-use crate::activation::tenxgraph::{self, Registry, ACTIVATE_SKILL_TOOL, READ_SKILL_RESOURCE_TOOL};
 use crate::activation::{explicit_skill_names, MAX_REFERENCES};
 use crate::budget::{
     estimate_skill_tokens, validate_skill_token_limit, InvalidTokenLimit, DEFAULT_SKILL_TOKEN_LIMIT,
 };
-use crate::catalog::render_skill_manifest;
+use crate::clients::nagents::render_skill_manifest;
+use crate::clients::tenxgraph::registry::{
+    self as tenxgraph, Registry, ACTIVATE_SKILL_TOOL, READ_SKILL_RESOURCE_TOOL,
+};
 use crate::discovery::{
     CatalogHolder, DirectoryOptions, DirectorySource, SkillSource, SourceError,
 };

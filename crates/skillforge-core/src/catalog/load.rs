@@ -10,8 +10,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::activation::tenxgraph::{Registry, ScannedDir, ToolOutput, MAX_LISTED_FILES};
 use crate::budget::{budget_skill_content, InvalidTokenLimit, SkillLoadResult};
+use crate::clients::tenxgraph::registry::{Registry, ScannedDir, ToolOutput, MAX_LISTED_FILES};
 use crate::frontmatter::lite::parse_skill_metadata;
 use crate::skill::Skill;
 

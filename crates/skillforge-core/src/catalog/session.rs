@@ -12,13 +12,16 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::listing::{
-    self, CatalogDialect, CatalogLimits, CatalogPreview, ClaudeCodeSkill, CodexSkill,
-    SkillsRefSkill, CODEX_MAX_DESCRIPTION_CHARS, CODEX_MAX_NAME_CHARS,
-};
-use super::{partition, MAX_SKILL_MANIFEST_TOKENS};
-use crate::activation::tenxgraph::{self, Registry, ScannedDir};
+use super::listing::{self, ReadsFor};
 use crate::builtin;
+use crate::clients::claude_code::{ClaudeCode, ClaudeCodeSkill};
+use crate::clients::codex::{Codex, CodexSkill, CODEX_MAX_DESCRIPTION_CHARS, CODEX_MAX_NAME_CHARS};
+use crate::clients::listing::{CatalogDialect, CatalogLimits, CatalogPreview};
+use crate::clients::nagents::listing::Nagents;
+use crate::clients::nagents::partition;
+use crate::clients::skills_ref::{SkillsRef, SkillsRefSkill};
+use crate::clients::tenxgraph::listing::Tenxgraph;
+use crate::clients::tenxgraph::registry::{self as tenxgraph, Registry, ScannedDir};
 use crate::discovery::directory::absolute_root;
 use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey};
 use crate::frontmatter::lite::parse_skill_metadata;
@@ -473,59 +476,61 @@ impl CatalogSession {
         limits: &CatalogLimits,
         buffers: &[Buffer],
     ) -> CatalogPreview {
-        match dialect {
-            CatalogDialect::Nagents => {
-                let view = self.nagents_view(buffers);
-                let mut problems = view.diagnostics;
-                if let Some(error) = view.error {
-                    problems.insert(
-                        0,
-                        format!("nagents fails the whole catalog: {error} (the preview keeps the first skill of each name)"),
-                    );
-                }
-                let cap = limits
-                    .manifest_tokens
-                    .unwrap_or(MAX_SKILL_MANIFEST_TOKENS as u32);
-                listing::nagents_manifest(&view.skills, cap, problems)
-            }
-            CatalogDialect::Tenxgraph if self.builtin => listing::tenxgraph_catalog(
-                &Registry::default(),
-                vec![BUILTIN_FOR_TENXGRAPH.to_string()],
-            ),
-            CatalogDialect::Tenxgraph => {
-                let registry = self.registry(buffers);
-                let problems = registry
-                    .diagnostics
-                    .iter()
-                    .map(|d| format!("{}: {}: {}", d.level, d.path, d.message))
-                    .collect();
-                listing::tenxgraph_catalog(&registry, problems)
-            }
-            CatalogDialect::SkillsRef => {
-                let (skills, problems) = split(self.documents(buffers), |d| d.skills_ref);
-                listing::skills_ref_prompt(&skills, self.with_unreadable(problems))
-            }
-            CatalogDialect::ClaudeCode => {
-                let skills: Vec<ClaudeCodeSkill> = self
-                    .documents(buffers)
-                    .into_iter()
-                    .map(|document| document.claude_code)
-                    .collect();
-                listing::claude_code_listing(
-                    &skills,
-                    limits.context_window,
-                    self.with_unreadable(Vec::new()),
-                )
-            }
-            CatalogDialect::Codex => {
-                let (skills, problems) = split(self.documents(buffers), |d| d.codex);
-                listing::codex_listing(
-                    &skills,
-                    limits.context_window,
-                    self.with_unreadable(problems),
-                )
-            }
+        listing::preview(self, dialect, limits, buffers)
+    }
+}
+
+impl ReadsFor<Nagents> for CatalogSession {
+    fn read_for(&self, buffers: &[Buffer]) -> (Vec<Skill>, Vec<String>) {
+        let view = self.nagents_view(buffers);
+        let mut problems = view.diagnostics;
+        if let Some(error) = view.error {
+            problems.insert(
+                0,
+                format!("nagents fails the whole catalog: {error} (the preview keeps the first skill of each name)"),
+            );
         }
+        (view.skills, problems)
+    }
+}
+
+impl ReadsFor<Tenxgraph> for CatalogSession {
+    fn read_for(&self, buffers: &[Buffer]) -> (Registry, Vec<String>) {
+        if self.builtin {
+            return (Registry::default(), vec![BUILTIN_FOR_TENXGRAPH.to_string()]);
+        }
+        let registry = self.registry(buffers);
+        let problems = registry
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}: {}: {}", d.level, d.path, d.message))
+            .collect();
+        (registry, problems)
+    }
+}
+
+impl ReadsFor<SkillsRef> for CatalogSession {
+    fn read_for(&self, buffers: &[Buffer]) -> (Vec<SkillsRefSkill>, Vec<String>) {
+        let (skills, problems) = split(self.documents(buffers), |d| d.skills_ref);
+        (skills, self.with_unreadable(problems))
+    }
+}
+
+impl ReadsFor<ClaudeCode> for CatalogSession {
+    fn read_for(&self, buffers: &[Buffer]) -> (Vec<ClaudeCodeSkill>, Vec<String>) {
+        let skills = self
+            .documents(buffers)
+            .into_iter()
+            .map(|document| document.claude_code)
+            .collect();
+        (skills, self.with_unreadable(Vec::new()))
+    }
+}
+
+impl ReadsFor<Codex> for CatalogSession {
+    fn read_for(&self, buffers: &[Buffer]) -> (Vec<CodexSkill>, Vec<String>) {
+        let (skills, problems) = split(self.documents(buffers), |d| d.codex);
+        (skills, self.with_unreadable(problems))
     }
 }
 
@@ -632,7 +637,7 @@ mod tests {
         let manifest = session.preview(CatalogDialect::Nagents, &limits, &[]);
         assert_eq!(
             manifest.text,
-            crate::catalog::render_skill_manifest(&published)
+            crate::clients::nagents::render_skill_manifest(&published)
         );
         assert!(manifest.problems.is_empty(), "{:?}", manifest.problems);
 

@@ -8,7 +8,7 @@ use include_dir::Dir;
 
 use super::{SkillSource, SourceError, Survey};
 use crate::builtin::BUILTIN_SKILLS;
-use crate::catalog::skill_catalog;
+use crate::clients::nagents::skill_catalog;
 use crate::frontmatter::lite::parse_skill_metadata;
 use crate::python;
 use crate::skill::Skill;

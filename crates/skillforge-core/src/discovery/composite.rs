@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 
 use super::{SkillSource, SourceError, Survey};
-use crate::catalog::skill_catalog;
+use crate::clients::nagents::skill_catalog;
 use crate::skill::Skill;
 
 /// Combines sources with first-source precedence. Each discovery starts from scratch, so a

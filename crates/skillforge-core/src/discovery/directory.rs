@@ -30,7 +30,7 @@ use rustix::fs::FileType;
 use rustix::io::Errno;
 
 use super::{SkillSource, SourceError, Survey};
-use crate::catalog::skill_catalog;
+use crate::clients::nagents::skill_catalog;
 use crate::frontmatter::lite::parse_skill_metadata;
 use crate::fs::{self as guarded, ReadError};
 use crate::python;

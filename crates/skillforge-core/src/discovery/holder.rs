@@ -5,7 +5,7 @@ use std::sync::{Arc, RwLock};
 
 use super::{SkillSource, SourceError};
 use crate::budget::{budget_skill_content, InvalidTokenLimit, SkillLoadResult};
-use crate::catalog::render_skill_manifest;
+use crate::clients::nagents::render_skill_manifest;
 use crate::python;
 use crate::skill::Skill;
 

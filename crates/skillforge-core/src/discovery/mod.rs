@@ -12,7 +12,7 @@ pub mod overlay;
 
 use async_trait::async_trait;
 
-use crate::catalog::DuplicateSkill;
+use crate::clients::nagents::DuplicateSkill;
 use crate::frontmatter::lite::MetadataError;
 use crate::python;
 use crate::skill::Skill;

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 
 use super::{SkillSource, SourceError, Survey};
-use crate::catalog::skill_catalog;
+use crate::clients::nagents::skill_catalog;
 use crate::frontmatter::lite::parse_skill_metadata;
 use crate::skill::Skill;
 

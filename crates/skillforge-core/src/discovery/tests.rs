@@ -59,7 +59,7 @@ impl SkillSource for FixedSource {
             .lock()
             .map_err(|error| SourceError::Interrupted(error.to_string()))?
             .clone()?;
-        Ok(crate::catalog::skill_catalog(found)?
+        Ok(crate::clients::nagents::skill_catalog(found)?
             .into_values()
             .collect())
     }

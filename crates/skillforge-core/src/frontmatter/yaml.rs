@@ -535,6 +535,27 @@ pub fn scalar_keys(node: &Node) -> Vec<(Cow<'_, str>, TextRange)> {
         .collect()
 }
 
+/// A YAML double-quoted scalar that reads back as exactly `text`.
+pub fn double_quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for character in text.chars() {
+        match character {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            control if control.is_control() => {
+                out.push_str(&format!("\\u{:04X}", u32::from(control)));
+            }
+            other => out.push(other),
+        }
+    }
+    out.push('"');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -658,5 +679,10 @@ mod tests {
         assert_eq!(flow("a"), Some(true));
         assert_eq!(flow("b"), Some(false));
         assert_eq!(flow("c"), Some(true));
+    }
+
+    #[test]
+    fn double_quoting_escapes() {
+        assert_eq!(double_quoted("a \"b\" \\ c"), "\"a \\\"b\\\" \\\\ c\"");
     }
 }

@@ -211,7 +211,7 @@ impl<'a> SkillContext<'a> {
             .map(|layout| file.parse_frontmatter(layout.yaml));
         let lines = std::cell::OnceCell::new();
         let repaired = match (&layout, yaml.as_deref()) {
-            (Ok(layout), Some(Err(_))) => super::repair::parse_repaired(
+            (Ok(layout), Some(Err(_))) => crate::clients::tenxgraph::repair::parse_repaired(
                 source,
                 lines.get_or_init(|| SourceLines::new(source)),
                 layout,

@@ -10,7 +10,6 @@ pub mod docs;
 pub mod fix;
 pub mod profile;
 pub mod registry;
-pub mod repair;
 pub mod rules;
 pub mod verdict;
 pub mod workspace;

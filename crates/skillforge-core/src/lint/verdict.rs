@@ -1,15 +1,15 @@
 //! Per-profile verdicts: does the client load the skill (under which name and description), skip it, or
 //! fail its whole catalog because of it.
 //!
-//! 10xGraph's verdict comes from the engine's one model of its loader, [`crate::tenxgraph`].
+//! 10xGraph's verdict comes from the engine's one model of its loader, [`crate::clients::tenxgraph`].
 
 use serde::{Deserialize, Serialize};
 
 use super::context::SkillContext;
 use super::{Diagnostic, ProfileId, Severity};
+use crate::clients::tenxgraph::{self, LoadedSkill};
 use crate::frontmatter::lite;
 use crate::python;
-use crate::tenxgraph::{self, CatalogEntry, LoadedSkill};
 
 /// What one client does with one skill.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,11 +54,6 @@ pub fn tenxgraph_load(context: &SkillContext<'_>) -> Result<LoadedSkill, String>
         _ => None,
     };
     tenxgraph::load_yaml(raw_yaml, first_parse).into_result()
-}
-
-/// `SkillsRegistry.build_catalog()` over skills already de-shadowed, byte for byte.
-pub fn tenxgraph_catalog(skills: &[LoadedSkill]) -> String {
-    tenxgraph::build_catalog(skills.iter().map(CatalogEntry::from).collect())
 }
 
 /// The verdict of each selected profile for one file, given its diagnostics.

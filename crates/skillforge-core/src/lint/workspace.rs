@@ -13,6 +13,7 @@ use super::context::{FileProbe, Origin, RealFiles, SkillContext, SkillFile};
 use super::registry::CODES;
 use super::verdict::{self, Verdict};
 use super::{Applicability, Diagnostic, Finding, Fix, ProfileId, Severity, TextEdit};
+use crate::clients::tenxgraph::LoadedSkill;
 use crate::text::TextRange;
 
 /// Folders deeper than this below a linted path are not searched for skills.
@@ -66,7 +67,7 @@ pub enum CollectError {
 pub fn lint_file(file: &SkillFile, options: &LintOptions, files: &dyn FileProbe) -> FileReport {
     let context = SkillContext::new(file, &options.profiles, files);
     let mut diagnostics = Vec::new();
-    // Diagnostics that rest on the repaired frontmatter (see `lint::repair`), by index.
+    // Diagnostics that rest on the repaired frontmatter (see `clients::tenxgraph::repair`), by index.
     let mut from_repaired = Vec::new();
     for (code, rule) in CODES {
         let setting = options.config.rule_setting(code, rule.name);
@@ -970,22 +971,18 @@ pub fn lint_files(files: &[SkillFile], options: &LintOptions) -> Vec<FileReport>
     crate::parallel::map(files, |file| lint_file(file, options, &RealFiles))
 }
 
-/// The `<available_skills>` text 10xGraph would build from these files, given in its discovery order:
-/// skipped skills left out, a later skill with an already-loaded name shadowed.
-pub fn tenxgraph_catalog(files: &[SkillFile], files_probe: &dyn FileProbe) -> String {
+/// The skills 10xGraph loads from these files, given in its discovery order (skipped skills left out,
+/// shadowing not yet applied): what [`crate::clients::tenxgraph::catalog`] builds its text from.
+pub fn tenxgraph_loaded(files: &[SkillFile], files_probe: &dyn FileProbe) -> Vec<LoadedSkill> {
     let profiles = [ProfileId::Tenxgraph];
-    let mut loaded: Vec<crate::tenxgraph::LoadedSkill> = Vec::new();
-    // Names already taken, so shadowing stays linear in the number of skills.
-    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
     // 10xGraph opens `<folder>/SKILL.md`: a lowercase `skill.md` is not in its catalog on a case-sensitive
     // filesystem, the one the fidelity tests and CI run on.
-    for file in files.iter().filter(|file| !file.is_lowercase_skill_file()) {
-        let context = SkillContext::new(file, &profiles, files_probe);
-        if let Ok(skill) = verdict::tenxgraph_load(&context) {
-            if taken.insert(skill.name.clone()) {
-                loaded.push(skill);
-            }
-        }
-    }
-    verdict::tenxgraph_catalog(&loaded)
+    files
+        .iter()
+        .filter(|file| !file.is_lowercase_skill_file())
+        .filter_map(|file| {
+            let context = SkillContext::new(file, &profiles, files_probe);
+            verdict::tenxgraph_load(&context).ok()
+        })
+        .collect()
 }

@@ -9,29 +9,8 @@ pub mod suppression;
 pub mod workspace;
 
 use super::{SkillContext, TextEdit};
-use crate::frontmatter::yaml::{Entry, Node, Style, Value};
+use crate::frontmatter::yaml::{double_quoted, Entry, Node, Style, Value};
 use crate::text::TextRange;
-
-/// A YAML double-quoted scalar that reads back as exactly `text`.
-pub fn double_quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for character in text.chars() {
-        match character {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            control if control.is_control() => {
-                out.push_str(&format!("\\u{:04X}", u32::from(control)));
-            }
-            other => out.push(other),
-        }
-    }
-    out.push('"');
-    out
-}
 
 /// Whether a plain scalar resolves to something other than a string under YAML 1.2's core schema
 /// (null, booleans, integers, floats), which strict string-map clients refuse.
@@ -143,10 +122,5 @@ mod tests {
         for text in ["yes", "1.2.3", "v1", "12a", "e3", "-"] {
             assert!(!plain_is_not_string(text), "{text}");
         }
-    }
-
-    #[test]
-    fn double_quoting_escapes() {
-        assert_eq!(double_quoted("a \"b\" \\ c"), "\"a \\\"b\\\" \\\\ c\"");
     }
 }

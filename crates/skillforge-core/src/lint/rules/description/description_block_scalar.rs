@@ -1,5 +1,5 @@
+use crate::frontmatter::yaml::double_quoted;
 use crate::frontmatter::yaml::Style;
-use crate::lint::rules::double_quoted;
 use crate::lint::{Applicability, Finding, SkillContext, TextEdit};
 
 crate::declare_rule! {

@@ -54,7 +54,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             Applicability::Unsafe,
             vec![TextEdit {
                 range,
-                replacement: format!(" {}", crate::lint::rules::double_quoted(&joined)),
+                replacement: format!(" {}", crate::frontmatter::yaml::double_quoted(&joined)),
             }],
         );
     }

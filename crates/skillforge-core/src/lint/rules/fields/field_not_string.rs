@@ -1,7 +1,7 @@
+use crate::clients::tenxgraph::pyyaml::pyyaml_plain_is_string;
+use crate::frontmatter::yaml::double_quoted;
 use crate::frontmatter::yaml::{Style, Value};
-use crate::lint::rules::double_quoted;
 use crate::lint::{Applicability, Finding, SkillContext, TextEdit};
-use crate::tenxgraph::pyyaml::pyyaml_plain_is_string;
 
 crate::declare_rule! {
     /// ## What it does

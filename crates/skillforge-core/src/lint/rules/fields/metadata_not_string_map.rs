@@ -1,5 +1,6 @@
+use crate::frontmatter::yaml::double_quoted;
 use crate::frontmatter::yaml::Value;
-use crate::lint::rules::{double_quoted, is_string_node};
+use crate::lint::rules::is_string_node;
 use crate::lint::{Applicability, Finding, SkillContext, TextEdit};
 
 crate::declare_rule! {

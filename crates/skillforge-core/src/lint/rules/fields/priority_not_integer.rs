@@ -35,8 +35,8 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     };
     let valid = match priority.value.as_scalar() {
         Some((text, style)) => {
-            let value = crate::tenxgraph::pyyaml::PyValue::from_scalar(text, style);
-            crate::tenxgraph::pyyaml::priority_of(&value).is_some()
+            let value = crate::clients::tenxgraph::pyyaml::PyValue::from_scalar(text, style);
+            crate::clients::tenxgraph::pyyaml::priority_of(&value).is_some()
         }
         None => false,
     };

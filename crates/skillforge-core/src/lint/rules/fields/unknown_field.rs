@@ -110,7 +110,7 @@ fn move_under_metadata(
     let newline = context.newline();
     let line = format!(
         "  {key}: {}{newline}",
-        crate::lint::rules::double_quoted(value)
+        crate::frontmatter::yaml::double_quoted(value)
     );
     let remove = TextEdit {
         range: entry_lines(context, entry),

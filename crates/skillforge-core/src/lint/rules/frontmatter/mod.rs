@@ -16,10 +16,10 @@ pub mod plain_scalar_comment;
 pub mod yaml_anchor_or_tag;
 pub mod yaml_invalid;
 
-use crate::lint::repair;
+use crate::clients::tenxgraph::repair;
 use crate::lint::SkillContext;
 
-pub use crate::lint::repair::ColonLine;
+pub use crate::clients::tenxgraph::repair::ColonLine;
 
 /// The frontmatter lines 10xGraph's retry would quote.
 pub fn colon_lines(context: &SkillContext<'_>) -> Vec<ColonLine> {

@@ -57,7 +57,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
                         range: TextRange::empty(at),
                         replacement: format!(
                             "name: {}{}",
-                            crate::lint::rules::double_quoted(dir),
+                            crate::frontmatter::yaml::double_quoted(dir),
                             context.newline()
                         ),
                     }],

@@ -1,6 +1,6 @@
 //! 10xGraph 0.10.3's skills: its registry, its catalog prompt and its two tools,
 //! `activate_skill` and `read_skill_resource`, reproduced byte for byte. What the loader makes of one
-//! SKILL.md comes from [`crate::tenxgraph`], the model the linter's 10xgraph verdicts use too.
+//! SKILL.md comes from [`crate::clients::tenxgraph`], the model the linter's 10xgraph verdicts use too.
 //!
 //! Discovery is one level deep (a root holding SKILL.md is a skill, otherwise its immediate
 //! subdirectories are), the earlier root wins a name, and a skill loads unless its frontmatter is
@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::skill_files::{self, Target};
+use super::{self as loader, collapse_whitespace, CatalogEntry};
 use crate::python;
-use crate::tenxgraph::{self as loader, collapse_whitespace, CatalogEntry};
 
 /// Bundled files listed by `activate_skill` and by a directory read.
 pub const MAX_LISTED_FILES: usize = 200;

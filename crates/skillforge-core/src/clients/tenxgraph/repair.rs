@@ -6,10 +6,10 @@
 //! an [`OffsetMap`] carries every range of the repaired tree back to the file as written, and the rules
 //! keep reporting (and fixing) the original text.
 
+use crate::clients::tenxgraph;
+use crate::frontmatter::yaml::double_quoted;
 use crate::frontmatter::yaml::lines::SourceLines;
 use crate::frontmatter::yaml::{self, Layout, Node, Style, Value};
-use crate::lint::rules::double_quoted;
-use crate::tenxgraph;
 use crate::text::TextRange;
 
 /// One top-level `key: value` line whose plain value contains `: ` — a line 10xGraph's retry quotes.

@@ -1,13 +1,22 @@
-//! 10xGraph 0.10.3's lenient skill loader, modelled step by step from `tenxgraph/core/skills/loader.py`,
-//! `models.py` and `registry.py`: BOM strip, the `---` split at Python's line boundaries, PyYAML
-//! `safe_load` with YAML 1.1 typing ([`pyyaml`]), the one retry that quotes `: ` values, the skip rules,
-//! shadowing and `build_catalog`'s text.
+//! 10xGraph 0.10.3, the whole client: its lenient skill loader, modelled step by step from
+//! `tenxgraph/core/skills/loader.py`, `models.py` and `registry.py` (BOM strip, the `---` split at
+//! Python's line boundaries, PyYAML `safe_load` with YAML 1.1 typing ([`pyyaml`]), the one retry that
+//! quotes `: ` values, the skip rules, shadowing and `build_catalog`'s text), and around it:
+//!
+//! - [`registry`]: discovery, the registry, the catalog prompt and the tools `activate_skill` and
+//!   `read_skill_resource` (bundled files reached through `skill_files`);
+//! - [`repair`]: the frontmatter as the loader's retry reads it, for lint rules to check;
+//! - [`catalog`]: the `<available_skills>` block of skills in discovery order; [`listing`]: the
+//!   registry's block as a listing preview.
 //!
 //! One model serves everything that needs to know what 10xGraph makes of a SKILL.md: the 10xgraph lint
-//! profile's verdicts and catalog, and the registry behind `activate_skill`, `read_skill_resource` and the
-//! catalog previews ([`crate::activation::tenxgraph`]).
+//! profile's verdicts and catalog, and the registry behind the tools and the catalog previews.
 
+pub mod listing;
 pub mod pyyaml;
+pub mod registry;
+pub mod repair;
+mod skill_files;
 
 use crate::frontmatter::yaml::{self, Node, YamlError};
 use crate::python;
@@ -130,7 +139,7 @@ fn quote_line(line: &str) -> Option<String> {
     Some(format!(
         "{}: {}",
         &line[..key],
-        crate::lint::rules::double_quoted(&line[value])
+        crate::frontmatter::yaml::double_quoted(&line[value])
     ))
 }
 
@@ -392,6 +401,19 @@ impl<'a> From<&'a LoadedSkill> for CatalogEntry<'a> {
             priority: skill.priority,
         }
     }
+}
+
+/// The `<available_skills>` text 10xGraph builds from skills it loaded, given in its discovery order:
+/// a later skill with an already-loaded name is shadowed (left out), as `SkillsRegistry.discover` does.
+pub fn catalog<'a>(discovered: impl IntoIterator<Item = &'a LoadedSkill>) -> String {
+    // Names already taken, so shadowing stays linear in the number of skills.
+    let mut taken = std::collections::HashSet::new();
+    let kept = discovered
+        .into_iter()
+        .filter(|skill| taken.insert(skill.name.as_str()))
+        .map(CatalogEntry::from)
+        .collect();
+    build_catalog(kept)
 }
 
 /// `SkillsRegistry.build_catalog()` over skills already de-shadowed, byte for byte; `""` when empty.

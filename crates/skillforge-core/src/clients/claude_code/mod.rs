@@ -1,0 +1,178 @@
+//! Claude Code: its skill listing, from published facts only (docs/dialects.md).
+
+use crate::clients::listing::{
+    assemble, clamp, BudgetUnit, CatalogBudget, CatalogDialect, CatalogLimits, CatalogPreview,
+    Client, Draft,
+};
+use crate::python;
+
+/// Claude Code: the listing may use 1% of the context window, at 4 characters per token.
+pub const CLAUDE_CODE_BUDGET_PERCENT: u64 = 1;
+/// Claude Code: characters per token in the listing budget.
+pub const CLAUDE_CODE_CHARS_PER_TOKEN: u64 = 4;
+/// Claude Code: description and `when_to_use` together are cut to this many characters per entry.
+pub const CLAUDE_CODE_ENTRY_CAP: usize = 1_536;
+/// The context window assumed when none is given (Claude's 200,000 tokens).
+pub const DEFAULT_CONTEXT_WINDOW: u32 = 200_000;
+
+/// Claude Code, as a listing client: every SKILL.md it reads.
+pub struct ClaudeCode;
+
+impl Client for ClaudeCode {
+    type Skills = Vec<ClaudeCodeSkill>;
+
+    fn listing(
+        skills: &Vec<ClaudeCodeSkill>,
+        limits: &CatalogLimits,
+        problems: Vec<String>,
+    ) -> CatalogPreview {
+        claude_code_listing(skills, limits.context_window, problems)
+    }
+}
+
+/// A skill as Claude Code reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaudeCodeSkill {
+    pub name: String,
+    pub description: String,
+    pub when_to_use: Option<String>,
+    pub location: String,
+}
+
+/// Claude Code's listing budget in characters for a context window: 1% of it, at 4 characters per
+/// token.
+pub fn claude_code_budget(context_window: u32) -> u64 {
+    u64::from(context_window) * CLAUDE_CODE_BUDGET_PERCENT * CLAUDE_CODE_CHARS_PER_TOKEN / 100
+}
+
+fn utf16_len(text: &str) -> usize {
+    text.chars().map(char::len_utf16).sum()
+}
+
+/// The longest prefix of `text` within `cap` UTF-16 units, never splitting a character.
+fn utf16_prefix(text: &str, cap: usize) -> &str {
+    let mut units = 0;
+    for (index, c) in text.char_indices() {
+        units += c.len_utf16();
+        if units > cap {
+            return &text[..index];
+        }
+    }
+    text
+}
+
+/// Claude Code's skill listing, from the facts Skillforge holds about it (docs/dialects.md):
+///
+/// - the budget is 1% of the context window × 4 characters (200,000 tokens → 8,000 characters);
+/// - each entry's description and `when_to_use` together are cut to 1,536 characters.
+///
+/// Everything else is Skillforge's assumption, not a client fact: entries are
+/// `- name: description when_to_use` lines in name order; characters are UTF-16 code units (Claude
+/// Code is a JavaScript program); entries are kept whole until the first that does not fit and the
+/// rest are omitted; no notice is shown. There is no peer library to check this against.
+pub fn claude_code_listing(
+    skills: &[ClaudeCodeSkill],
+    context_window: Option<u32>,
+    problems: Vec<String>,
+) -> CatalogPreview {
+    let window = context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW);
+    let limit = claude_code_budget(window);
+    let mut ordered: Vec<&ClaudeCodeSkill> = skills.iter().collect();
+    ordered.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut text = String::new();
+    let mut used = 0u64;
+    let mut full = false;
+    let mut drafts = Vec::with_capacity(ordered.len());
+    for skill in ordered {
+        let mut about = python::strip(&skill.description).to_string();
+        if let Some(when) = skill.when_to_use.as_deref().map(python::strip) {
+            if !when.is_empty() {
+                if !about.is_empty() {
+                    about.push(' ');
+                }
+                about.push_str(when);
+            }
+        }
+        let capped = utf16_prefix(&about, CLAUDE_CODE_ENTRY_CAP);
+        let shortened = capped.len() < about.len();
+        let line = format!("- {}: {capped}\n", skill.name);
+        let size = utf16_len(&line) as u64;
+        let span = if !full && used + size <= limit {
+            let start = text.len();
+            text.push_str(&line);
+            used += size;
+            Some((start, text.len()))
+        } else {
+            full = true;
+            None
+        };
+        drafts.push(Draft {
+            name: skill.name.clone(),
+            location: skill.location.clone(),
+            span,
+            shortened,
+        });
+    }
+    let budget = CatalogBudget {
+        unit: BudgetUnit::Utf16Units,
+        limit: clamp(limit),
+        used: clamp(used),
+        basis: format!("1% of a {window}-token context window \u{d7} 4 characters"),
+    };
+    let notes = vec![
+        "From Claude Code's published facts: budget 1% of the context window \u{d7} 4 characters; description \
+         plus when_to_use capped at 1,536 characters per entry. The line layout, the name order and dropping \
+         whole entries past the budget are Skillforge's assumptions."
+            .to_string(),
+        "No peer library exists to check this dialect against.".to_string(),
+    ];
+    assemble(
+        CatalogDialect::ClaudeCode,
+        text,
+        drafts,
+        Some(budget),
+        None,
+        notes,
+        problems,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_code_budget_arithmetic() {
+        assert_eq!(claude_code_budget(200_000), 8_000);
+        assert_eq!(claude_code_budget(1_000_000), 40_000);
+        assert_eq!(claude_code_budget(99), 3);
+        // 1,536 characters of description + when_to_use, counted in UTF-16 units.
+        let long = ClaudeCodeSkill {
+            name: "a".into(),
+            description: "x".repeat(1_000),
+            when_to_use: Some("😀".repeat(400)),
+            location: "l".into(),
+        };
+        let preview = claude_code_listing(&[long], Some(1_000_000), Vec::new());
+        let entry = &preview.entries[0];
+        assert!(entry.shortened && entry.included);
+        // "- a: " + 1,536 units (1,000 x, a space, 267 emoji = 534 units, 1 unit unused) + "\n".
+        assert_eq!(entry.end_utf16 - entry.start_utf16, 5 + 1_535 + 1);
+    }
+
+    #[test]
+    fn claude_code_drops_whole_entries_past_the_budget() {
+        let skills: Vec<ClaudeCodeSkill> = (0..3)
+            .map(|i| ClaudeCodeSkill {
+                name: format!("s{i}"),
+                description: "d".repeat(93),
+                when_to_use: None,
+                location: String::new(),
+            })
+            .collect();
+        // Each line is 100 units; a 5,000-token window gives 200 units.
+        let preview = claude_code_listing(&skills, Some(5_000), Vec::new());
+        assert_eq!(preview.omitted, ["s2"]);
+        assert_eq!(preview.budget.map(|b| (b.limit, b.used)), Some((200, 200)));
+    }
+}
