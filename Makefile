@@ -17,7 +17,7 @@ run: deps app
 	fi
 	$(APP) --workspace "$(WORKSPACE)"
 
-## test: install what is missing, then fmt, clippy, Rust tests, bindings drift, svelte-check, vitest, fidelity, e2e
+## test: install what is missing, then fmt, clippy, Rust tests, fuzz targets build, generated-files drift, svelte-check, vitest, fidelity, e2e
 test: deps ui
 	scripts/install-system-deps.sh e2e
 	scripts/test-all.sh

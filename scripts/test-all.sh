@@ -66,6 +66,9 @@ bindings_unchanged() {
 step "cargo fmt" cargo fmt --all -- --check
 step "cargo clippy" cargo clippy --workspace --all-targets --locked -- -D warnings
 step "cargo test" cargo test --workspace --locked
+# The fuzz targets are a workspace of their own (cargo-fuzz runs them on nightly); checking that they
+# build on stable keeps them in step with the engine's API.
+step "fuzz targets" cargo check --manifest-path fuzz/Cargo.toml --bins --locked
 step "bindings drift" bindings_unchanged
 step "svelte-check" npm --prefix ui run --silent check
 step "vitest" npm --prefix ui run --silent test
