@@ -265,8 +265,8 @@ pub fn utf16_len(text: &str) -> usize {
     text.chars().map(char::len_utf16).sum()
 }
 
-/// The first `units` UTF-16 code units of `text`. A surrogate pair cut in half (which the client sends
-/// as a lone surrogate) is given as U+FFFD: Rust text cannot hold a lone surrogate.
+/// The first `units` UTF-16 code units of `text`. A surrogate pair cut in half leaves a lone surrogate
+/// in the client's string, which its request body carries as U+FFFD (`desc-astral`); so it is given here.
 pub fn utf16_prefix(text: &str, units: usize) -> String {
     let mut out = String::new();
     let mut count = 0;
