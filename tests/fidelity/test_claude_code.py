@@ -22,7 +22,7 @@ No documented deviations: every case is compared byte for byte. (A description c
 pair, `probe-desc-astral`, leaves a lone surrogate in the client's string; its request body carries U+FFFD there,
 and so does skillforge.)
 
-`--only TEXT` keeps the cases whose label contains TEXT (for a quick look; the case minimum then fails the run).
+`--only TEXT` (repeatable) keeps the cases whose label contains one of the TEXTs (for a quick look; the case minimum then fails the run).
 """
 
 from __future__ import annotations
@@ -142,7 +142,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--binary", required=True)
     parser.add_argument("--fixtures", required=True)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--only", metavar="TEXT", help="keep only the cases whose label contains TEXT")
+    parser.add_argument("--only", metavar="TEXT", action="append", default=[],
+                        help="keep only the cases whose label contains TEXT (repeatable)")
     args = parser.parse_args(argv[1:])
     real_clients.isolate_network(argv)
     binary = str(Path(args.binary).resolve())
@@ -187,7 +188,7 @@ def main(argv: list[str]) -> int:
                           part="full"))
 
         if args.only:
-            cases = [case for case in cases if args.only in case.label]
+            cases = [case for case in cases if any(text in case.label for text in args.only)]
         builtin = real_clients.claude_builtin_entries(claude)
         print(f"{SUITE}: {len(cases)} projects, {args.workers} workers", flush=True)
         deadline = started + SUITE_TIMEOUT
