@@ -14,7 +14,8 @@ Projects:
 - every skill tree under tests/fixtures, placed as a project's `.claude/skills`;
 - layouts written here: user skills in HOME beside project skills (order, a folder name in both), a git
   repository with skills at its root, in a subfolder and above it (which roots are read);
-- the budget: `SLASH_COMMAND_TOOL_CHAR_BUDGET` against `--budget` on an over-budget tree, at several values;
+- the budget: `SLASH_COMMAND_TOOL_CHAR_BUDGET` against `--budget` on an over-budget tree, at several values, and
+  at the edge of a small tree (the measure of the binary's own whole listing, and one either side);
 - the client's own entries: `--with-client-skills` against the whole listing the binary sends (empty project,
   an over-budget project where some of them shrink).
 
@@ -92,6 +93,17 @@ def run_case(case: Case, claude: str, binary: str, builtin: list[str]) -> tuple[
             return case.label, out.stdout, expected, None
     except (real_clients.ClientError, OSError, ValueError, subprocess.TimeoutExpired) as error:
         return case.label, None, None, repr(error)
+
+
+def default_listing(claude: str, project: Path, builtin: list[str]) -> str | None:
+    """The whole listing body the binary sends for `project` at its default budget (None if it fails)."""
+    try:
+        with real_clients.Sandbox() as sandbox:
+            _run, requests = real_clients.claude_requests(claude, project, sandbox.home)
+        full = real_clients.claude_listing(real_clients.claude_listing_text(requests), builtin)["full"]
+    except (real_clients.ClientError, OSError, ValueError):
+        return None
+    return full[len(real_clients.CLAUDE_LISTING_HEADER):]
 
 
 def fixture_trees(fixtures: Path) -> list[Path]:
@@ -187,9 +199,27 @@ def main(argv: list[str]) -> int:
         cases.append(Case("client's own entries, plain probe", probes / "probe-plain", cli_args=["--with-client-skills"],
                           part="full"))
 
+        # The budget's edge: the binary's own whole listing of a small tree gives the measure at which the
+        # listing just fits (its characters, newlines inside an entry not counted, plus one per line break:
+        # an ASCII tree, so width is length); the binary then decides at that budget and one below it.
+        edge_tree = probes / "tree-order"
+        edge_text = default_listing(claude, edge_tree, builtin_entries := real_clients.claude_builtin_entries(claude))
+        if edge_text is None:
+            results.fail("budget edge: the client gave no listing for tree-order")
+        else:
+            entries = real_clients.split_entries(edge_text)
+            edge = sum(len(entry) - entry.count("\n") for entry in entries) + len(entries) - 1
+            for budget in (edge - 1, edge, edge + 1):
+                cases.append(Case(f"budget edge {budget} (measure {edge}) on tree-order", edge_tree,
+                                  claude_env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(budget)},
+                                  cli_args=["--budget", str(budget)]))
+                cases.append(Case(f"budget edge {budget} (measure {edge}) on tree-order, client entries", edge_tree,
+                                  claude_env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(budget)},
+                                  cli_args=["--budget", str(budget), "--with-client-skills"], part="full"))
+
         if args.only:
             cases = [case for case in cases if any(text in case.label for text in args.only)]
-        builtin = real_clients.claude_builtin_entries(claude)
+        builtin = builtin_entries
         print(f"{SUITE}: {len(cases)} projects, {args.workers} workers", flush=True)
         deadline = started + SUITE_TIMEOUT
         with ThreadPoolExecutor(max_workers=args.workers) as pool:
