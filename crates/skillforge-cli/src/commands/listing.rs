@@ -1,5 +1,9 @@
 //! `skillforge listing --dialect D ROOT...`: the catalog text a client shows a model, exactly, with
 //! the budget settings an author can change.
+//!
+//! `skillforge listing --dialect claude-code --project DIR`: the block the real client started in DIR
+//! sends, found as it finds skills (HOME honoured), from the client's own model
+//! ([`skillforge_core::clients::claude_code`]).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,8 +17,20 @@ use crate::exit::Exit;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Folders holding skills.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "project", conflicts_with = "project")]
     roots: Vec<PathBuf>,
+    /// Discover as the client started in this folder would (its roots, HOME honoured) and print
+    /// exactly its listing block (claude-code).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// With --project: the listing budget in characters, as SLASH_COMMAND_TOOL_CHAR_BUDGET sets it
+    /// (Claude Code's default is 30000).
+    #[arg(long, requires = "project", value_parser = clap::value_parser!(u64).range(1..))]
+    budget: Option<u64>,
+    /// With --project: also print the client's own entries (its bundled skills and commands), which
+    /// follow the project's and the user's.
+    #[arg(long, requires = "project")]
+    with_client_skills: bool,
     /// Which client: nagents, 10xgraph, skills-ref, claude-code or codex.
     #[arg(long, default_value = "nagents", value_parser = parse_dialect)]
     dialect: CatalogDialect,
@@ -36,6 +52,9 @@ fn parse_dialect(text: &str) -> Result<CatalogDialect, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
+    if let Some(project) = &args.project {
+        return run_project(&args, project);
+    }
     let workspace = Workspace::folders(&args.roots)?;
     let session = workspace.catalog();
     let limits = CatalogLimits {
@@ -77,4 +96,38 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let refused = matches!(args.dialect, CatalogDialect::Nagents)
         && session.nagents_view(&[]).error.is_some();
     Ok(Exit::findings_if(refused))
+}
+
+/// `--project DIR`: the client's own discovery and block, nothing else on stdout.
+fn run_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
+    use skillforge_core::clients::claude_code;
+    if !matches!(args.dialect, CatalogDialect::ClaudeCode) {
+        eprintln!("error: --project is modelled for --dialect claude-code only");
+        return Ok(Exit::Failure);
+    }
+    if args.json || args.manifest_tokens.is_some() || args.context_window.is_some() {
+        eprintln!("error: --project takes --budget and --with-client-skills, not --json, --manifest-tokens or --context-window");
+        return Ok(Exit::Failure);
+    }
+    if !project.is_dir() {
+        eprintln!("error: {}: not a folder", project.display());
+        return Ok(Exit::Failure);
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let budget = args.budget.map_or(claude_code::DEFAULT_BUDGET, |budget| {
+        usize::try_from(budget).unwrap_or(usize::MAX)
+    });
+    let (text, discovery) =
+        claude_code::listing_text(project, home.as_deref(), budget, args.with_client_skills);
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    for problem in &discovery.problems {
+        eprintln!("error: {problem}");
+    }
+    Ok(if discovery.problems.is_empty() {
+        Exit::Clean
+    } else {
+        Exit::Failure
+    })
 }

@@ -8,7 +8,8 @@
 //! - [`nagents`]: nagents 0.25.2;
 //! - [`tenxgraph`]: 10xGraph 0.10.3;
 //! - [`skills_ref`]: skills-ref 0.1.1, the specification's reference library;
-//! - [`claude_code`], [`codex`]: their listings, from published facts only.
+//! - [`claude_code`]: Claude Code 2.1.332, modelled from the real binary (`listing --project`);
+//! - [`codex`]: its listing, from published facts only.
 
 pub mod claude_code;
 pub mod codex;

@@ -31,6 +31,34 @@ pub fn file_at(parent: impl AsFd, name: impl rustix::path::Arg) -> Result<OwnedF
     rustix::fs::openat(parent, name, FILE, Mode::empty())
 }
 
+/// Opens the folder `name` inside `parent`, following a link there: only for a client that follows
+/// links at that place (Claude Code's skill folders), so its view is reproduced.
+pub fn directory_at_following(
+    parent: impl AsFd,
+    name: impl rustix::path::Arg,
+) -> Result<OwnedFd, Errno> {
+    rustix::fs::openat(
+        parent,
+        name,
+        DIRECTORY.difference(OFlags::NOFOLLOW),
+        Mode::empty(),
+    )
+}
+
+/// Opens the file `name` inside `parent` for reading, following a link there (see
+/// [`directory_at_following`]); a FIFO still never blocks the open.
+pub fn file_at_following(
+    parent: impl AsFd,
+    name: impl rustix::path::Arg,
+) -> Result<OwnedFd, Errno> {
+    rustix::fs::openat(
+        parent,
+        name,
+        FILE.difference(OFlags::NOFOLLOW),
+        Mode::empty(),
+    )
+}
+
 /// Opens a folder the user named (a root). The path itself may be or pass through links: the user
 /// chose it. Nothing below it is followed.
 pub fn root_directory(path: &Path) -> Result<OwnedFd, Errno> {
