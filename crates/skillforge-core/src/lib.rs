@@ -10,6 +10,7 @@ pub mod budget;
 pub mod builtin;
 pub mod bundle;
 pub mod catalog;
+pub mod clients;
 pub mod discovery;
 pub mod editor;
 pub mod error;

@@ -1,5 +1,10 @@
 //! `skillforge listing --dialect D ROOT...`: the catalog text a client shows a model, exactly, with
 //! the budget settings an author can change.
+//!
+//! `skillforge listing --dialect codex --project DIR`: discovers as the client started in DIR would
+//! (its roots, `HOME`, `CODEX_HOME`, `/etc/codex/skills`) and prints exactly the block it sends the
+//! model, nothing else (nothing at all when it lists no skill). The skills it drops are named on
+//! stderr with the client's message, and the run then exits 1.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,8 +18,11 @@ use crate::exit::Exit;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Folders holding skills.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "project", conflicts_with = "project")]
     roots: Vec<PathBuf>,
+    /// Discover as the client started in this folder would, instead of reading ROOTS (codex).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
     /// Which client: nagents, 10xgraph, skills-ref, claude-code or codex.
     #[arg(long, default_value = "nagents", value_parser = parse_dialect)]
     dialect: CatalogDialect,
@@ -36,6 +44,9 @@ fn parse_dialect(text: &str) -> Result<CatalogDialect, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
+    if let Some(project) = &args.project {
+        return run_project(&args, project);
+    }
     let workspace = Workspace::folders(&args.roots)?;
     let session = workspace.catalog();
     let limits = CatalogLimits {
@@ -77,4 +88,37 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let refused = matches!(args.dialect, CatalogDialect::Nagents)
         && session.nagents_view(&[]).error.is_some();
     Ok(Exit::findings_if(refused))
+}
+
+/// The `--project` form: the client's own discovery and block, from its model in
+/// `skillforge_core::clients`.
+fn run_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
+    use skillforge_core::clients::codex;
+    if !matches!(args.dialect, CatalogDialect::Codex) {
+        anyhow::bail!("--project is modelled for --dialect codex only");
+    }
+    if args.json || args.manifest_tokens.is_some() {
+        anyhow::bail!("--project takes --context-window only");
+    }
+    if !project.is_dir() {
+        anyhow::bail!("{}: not a folder", project.display());
+    }
+    let discovered = codex::discover(project, &codex::Environment::from_process())
+        .map_err(|error| anyhow::anyhow!("{}: {error}", project.display()))?;
+    let budget = codex::budget(args.context_window.map(u64::from));
+    let mut out = std::io::stdout().lock();
+    if let Some(block) = codex::listing(&discovered, budget) {
+        // Byte for byte what the model sees: no trailing newline is added.
+        out.write_all(block.as_bytes())?;
+    }
+    out.flush()?;
+    for dropped in &discovered.dropped {
+        eprintln!(
+            "codex {} skips {}: {}",
+            codex::VERSION,
+            dropped.path.display(),
+            dropped.reason
+        );
+    }
+    Ok(Exit::findings_if(!discovered.dropped.is_empty()))
 }

@@ -1,0 +1,3 @@
+//! Each client's whole model, one folder per client.
+
+pub mod codex;
