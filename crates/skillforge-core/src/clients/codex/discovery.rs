@@ -68,12 +68,25 @@ pub struct Root {
 }
 
 /// The roots of a client started in `project` (canonical), in Codex's order, duplicates removed:
-/// the working folder's `.codex/skills` (only the working folder's, `p21`), `$CODEX_HOME/skills`,
-/// `~/.agents/skills`, `/etc/codex/skills`, then `.agents/skills` of every folder from the
-/// repository root (the nearest folder holding `.git`) down to the working folder; outside a
-/// repository only the working folder's (`tree ng`, `p5`). Missing roots are left out.
+/// `.codex/skills` of the working folder and of each folder above it up to the git repository's
+/// root (a `.git` folder holding `HEAD`, or a `.git` file; an empty `.git` folder does not count
+/// here: `p21` with and without `HEAD`), then `$CODEX_HOME/skills`, `~/.agents/skills`,
+/// `/etc/codex/skills`, then `.agents/skills` of every folder from the project root (the nearest
+/// folder holding any `.git`) down to the working folder; outside a repository only the working
+/// folder's (`tree ng`, `p5`). Missing roots are left out.
 pub fn roots(project: &Path, environment: &Environment) -> Vec<Root> {
-    let mut candidates = vec![(project.join(".codex/skills"), Scope::Repo)];
+    let repository = project.ancestors().find(|folder| {
+        let git = folder.join(".git");
+        git.join("HEAD").is_file() || git.is_file()
+    });
+    let mut candidates: Vec<(PathBuf, Scope)> = project
+        .ancestors()
+        .take_while(|folder| repository.is_some_and(|top| folder.starts_with(top)))
+        .map(|folder| (folder.join(".codex/skills"), Scope::Repo))
+        .collect();
+    if candidates.is_empty() {
+        candidates.push((project.join(".codex/skills"), Scope::Repo));
+    }
     if let Some(codex_home) = &environment.codex_home {
         candidates.push((codex_home.join("skills"), Scope::User));
     }

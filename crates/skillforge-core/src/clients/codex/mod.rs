@@ -52,11 +52,17 @@ const BYTES_PER_TOKEN: usize = 4;
 
 const INTRO: &str = "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.";
 
-/// The budget for a model context window of `tokens`: 2 % of it, at least 1 (`N=1,349` → 26
-/// tokens, 2 entries of 9; `N=1,350` → 27, 3 entries). None: [`DEFAULT_BUDGET_TOKENS`].
+/// The largest context window the budget follows: every window from 872,000 tokens up (1,000,000
+/// and 2,000,000 included) gives the block of 872,000, 17,440 tokens (`tree-many-long`). Inferred
+/// from those runs; any cap from 872,000 to 872,049 gives the same budgets.
+pub const MAX_CONTEXT_WINDOW: u64 = 872_000;
+
+/// The budget for a model context window of `tokens`: 2 % of it (of at most
+/// [`MAX_CONTEXT_WINDOW`]), at least 1 (`N=1,349` → 26 tokens, 2 entries of 9; `N=1,350` → 27,
+/// 3 entries). None: [`DEFAULT_BUDGET_TOKENS`].
 pub fn budget(context_window: Option<u64>) -> usize {
     match context_window {
-        Some(tokens) => usize::try_from(tokens.saturating_mul(2) / 100)
+        Some(tokens) => usize::try_from(tokens.min(MAX_CONTEXT_WINDOW) * 2 / 100)
             .unwrap_or(usize::MAX)
             .max(1),
         None => DEFAULT_BUDGET_TOKENS,
@@ -302,6 +308,7 @@ mod tests {
         assert_eq!(budget(Some(1_349)), 26);
         assert_eq!(budget(Some(1_350)), 27);
         assert_eq!(budget(Some(10)), 1);
+        assert_eq!(budget(Some(2_000_000)), 17_440);
         assert_eq!(budget(None), DEFAULT_BUDGET_TOKENS);
     }
 
