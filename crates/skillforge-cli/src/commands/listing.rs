@@ -4,6 +4,11 @@
 //! `skillforge listing --dialect claude-code --project DIR`: the block the real client started in DIR
 //! sends, found as it finds skills (HOME honoured), from the client's own model
 //! ([`skillforge_core::clients::claude_code`]).
+//!
+//! `skillforge listing --dialect codex --project DIR`: discovers as the client started in DIR would
+//! (its roots, `HOME`, `CODEX_HOME`, `/etc/codex/skills`) and prints exactly the block it sends the
+//! model, nothing else (nothing at all when it lists no skill). The skills it drops are named on
+//! stderr with the client's message, and the run then exits 1.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,8 +24,8 @@ pub struct Args {
     /// Folders holding skills.
     #[arg(required_unless_present = "project", conflicts_with = "project")]
     roots: Vec<PathBuf>,
-    /// Discover as the client started in this folder would (its roots, HOME honoured) and print
-    /// exactly its listing block (claude-code).
+    /// Discover as the client started in this folder would (its roots; HOME, and CODEX_HOME for
+    /// codex, honoured) and print exactly its listing block (claude-code, codex).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
     /// With --project: the listing budget in characters, as SLASH_COMMAND_TOOL_CHAR_BUDGET sets it
@@ -98,13 +103,21 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     Ok(Exit::findings_if(refused))
 }
 
-/// `--project DIR`: the client's own discovery and block, nothing else on stdout.
+/// `--project DIR`: the client's own discovery and block, from its model in `skillforge_core::clients`.
 fn run_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
-    use skillforge_core::clients::claude_code;
-    if !matches!(args.dialect, CatalogDialect::ClaudeCode) {
-        eprintln!("error: --project is modelled for --dialect claude-code only");
-        return Ok(Exit::Failure);
+    match args.dialect {
+        CatalogDialect::ClaudeCode => run_claude_code_project(args, project),
+        CatalogDialect::Codex => run_codex_project(args, project),
+        _ => {
+            eprintln!("error: --project is modelled for --dialect claude-code and codex only");
+            Ok(Exit::Failure)
+        }
     }
+}
+
+/// `--project DIR` for Claude Code: its own discovery and block, nothing else on stdout.
+fn run_claude_code_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
+    use skillforge_core::clients::claude_code;
     if args.json || args.manifest_tokens.is_some() || args.context_window.is_some() {
         eprintln!("error: --project takes --budget and --with-client-skills, not --json, --manifest-tokens or --context-window");
         return Ok(Exit::Failure);
@@ -130,4 +143,37 @@ fn run_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
     } else {
         Exit::Failure
     })
+}
+
+/// `--project DIR` for Codex: its own discovery and block, nothing else on stdout.
+fn run_codex_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
+    use skillforge_core::clients::codex;
+    if args.json
+        || args.manifest_tokens.is_some()
+        || args.budget.is_some()
+        || args.with_client_skills
+    {
+        anyhow::bail!("--project --dialect codex takes --context-window only");
+    }
+    if !project.is_dir() {
+        anyhow::bail!("{}: not a folder", project.display());
+    }
+    let discovered = codex::discover(project, &codex::Environment::from_process())
+        .map_err(|error| anyhow::anyhow!("{}: {error}", project.display()))?;
+    let budget = codex::budget(args.context_window.map(u64::from));
+    let mut out = std::io::stdout().lock();
+    if let Some(block) = codex::listing(&discovered, budget) {
+        // Byte for byte what the model sees: no trailing newline is added.
+        out.write_all(block.as_bytes())?;
+    }
+    out.flush()?;
+    for dropped in &discovered.dropped {
+        eprintln!(
+            "codex {} skips {}: {}",
+            codex::VERSION,
+            dropped.path.display(),
+            dropped.reason
+        );
+    }
+    Ok(Exit::findings_if(!discovered.dropped.is_empty()))
 }

@@ -8,8 +8,8 @@
 //! - [`nagents`]: nagents 0.25.2;
 //! - [`tenxgraph`]: 10xGraph 0.10.3;
 //! - [`skills_ref`]: skills-ref 0.1.1, the specification's reference library;
-//! - [`claude_code`]: Claude Code 2.1.332, modelled from the real binary (`listing --project`);
-//! - [`codex`]: its listing, from published facts only.
+//! - [`claude_code`], [`codex`]: Claude Code 2.1.332 and Codex 0.171.0, modelled from the real binaries
+//!   (`listing --project`); their ROOTS-form listings still rest on published facts.
 
 pub mod claude_code;
 pub mod codex;
