@@ -46,8 +46,9 @@ import real_clients  # noqa: E402
 from fidelity_common import Results, run_cli  # noqa: E402
 
 SUITE = "claude code fidelity"
-# 142 probe projects, the fixture trees, the layouts, the budgets and the client's own entries: a case list
-# that shrinks below this (a probe generator or a fixture folder that vanished) fails the suite.
+# 142 probe projects, the fixture trees, the layouts, the budgets, the budget edge and the client's own entries
+# against 2.1.332: a case list that shrinks below this (a probe generator or a fixture folder that vanished)
+# fails the suite.
 MIN_CASES = 174
 # Bounds the whole run (the machine is shared; this is a guard, never a measurement).
 SUITE_TIMEOUT = 2400.0
