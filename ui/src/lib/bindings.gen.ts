@@ -221,7 +221,7 @@ export type CatalogLimits = {
 	manifest_tokens?: number | null,
 	/**
 	 *  The model's context window in tokens, from which Claude Code's and Codex's listing budgets
-	 *  follow. Claude Code assumes 200,000 when unset; Codex falls back to 8,000 characters.
+	 *  follow. Claude Code assumes [`crate::clients::claude_code::DEFAULT_CONTEXT_WINDOW`] when unset; Codex falls back to 8,000 characters.
 	 */
 	context_window?: number | null,
 };
