@@ -26,27 +26,14 @@ pub fn directory_at(parent: impl AsFd, name: impl rustix::path::Arg) -> Result<O
     rustix::fs::openat(parent, name, DIRECTORY, Mode::empty())
 }
 
-/// Opens the folder `name` inside `parent`, following it when it is a link: only for a client model
-/// whose client itself follows folder links there (Codex does in its skill roots).
-pub fn directory_following_at(
-    parent: impl AsFd,
-    name: impl rustix::path::Arg,
-) -> Result<OwnedFd, Errno> {
-    rustix::fs::openat(
-        parent,
-        name,
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    )
-}
-
 /// Opens the file `name` inside `parent` for reading, without following a link or blocking on a FIFO.
 pub fn file_at(parent: impl AsFd, name: impl rustix::path::Arg) -> Result<OwnedFd, Errno> {
     rustix::fs::openat(parent, name, FILE, Mode::empty())
 }
 
-/// Opens the folder `name` inside `parent`, following a link there: only for a client that follows
-/// links at that place (Claude Code's skill folders), so its view is reproduced.
+/// Opens the folder `name` inside `parent`, following a link there: only for a client model whose
+/// client itself follows links at that place (Claude Code's skill folders, Codex's skill roots), so its
+/// view is reproduced.
 pub fn directory_at_following(
     parent: impl AsFd,
     name: impl rustix::path::Arg,

@@ -168,7 +168,7 @@ pub fn scan(root_index: usize, root: &Root, found: &mut Vec<Found>) {
             }
             let child = match entry.kind {
                 FileType::Directory => open::directory_at(&folder, name).ok(),
-                FileType::Symlink => open::directory_following_at(&folder, name).ok(),
+                FileType::Symlink => open::directory_at_following(&folder, name).ok(),
                 FileType::RegularFile if name == "SKILL.md" => {
                     if let Some(skill) = read_skill(root_index, &folder, &relative, root) {
                         found.push(skill);
@@ -239,7 +239,7 @@ fn policy(folder: &OwnedFd) -> Policy {
         for_codex: true,
         implicit: true,
     };
-    let Ok(agents) = open::directory_following_at(folder, "agents") else {
+    let Ok(agents) = open::directory_at_following(folder, "agents") else {
         return open;
     };
     let Ok(read) = read::regular_at(&agents, "openai.yaml", Limit::SKILL_FILE) else {
