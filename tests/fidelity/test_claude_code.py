@@ -8,6 +8,12 @@ For each project the real client runs (tests/fidelity/real_clients.py: `claude -
 sends; then skillforge runs with the same project and the same HOME, and its stdout must equal that block exactly.
 Nothing expected is stored anywhere: every expected value comes from the binary during this run.
 
+For the probe projects and fixture trees, `skillforge lint --profile claude-code` also runs over the project's
+`.claude/skills`: a `loads` verdict must be the entry the binary sent for that folder (`- NAME: DESCRIPTION`, or
+`- NAME` where the budget shrank it), any other verdict a folder the binary did not list; and every entry the
+binary sent must have a linted SKILL.md, except in a hidden folder (lint does not search those yet) or behind a
+link out of the linted folder (lint never follows one): those are named and counted.
+
 Projects:
 - the probe set of tests/fidelity/client_probes.py (probes, layout trees, real-world-shaped skills, all of them in
   one project, which runs the budget);
@@ -47,9 +53,9 @@ from fidelity_common import Results, run_cli  # noqa: E402
 
 SUITE = "claude code fidelity"
 # 142 probe projects, the fixture trees, the layouts, the budgets, the budget edge and the client's own entries
-# against 2.1.332: a case list that shrinks below this (a probe generator or a fixture folder that vanished)
+# against 2.1.332, and the lint verdicts of the probe projects and fixture trees: a case list that shrinks below this (a probe generator or a fixture folder that vanished)
 # fails the suite.
-MIN_CASES = 174
+MIN_CASES = 329
 # Bounds the whole run (the machine is shared; this is a guard, never a measurement).
 SUITE_TIMEOUT = 2400.0
 
@@ -57,7 +63,8 @@ SUITE_TIMEOUT = 2400.0
 class Case:
     """One project to compare: where the client starts, what HOME holds, extra client env / skillforge args."""
 
-    def __init__(self, label, project, home_template=None, claude_env=None, cli_args=(), part="block"):
+    def __init__(self, label, project, home_template=None, claude_env=None, cli_args=(), part="block",
+                 verdicts=False):
         self.label = label
         self.project = Path(project)
         self.home_template = home_template
@@ -65,6 +72,68 @@ class Case:
         self.cli_args = list(cli_args)
         # "block": header + project and user entries; "full": the whole listing with the client's own entries.
         self.part = part
+        # Also compare `lint --profile claude-code` verdicts on the project's `.claude/skills` with the listing.
+        self.verdicts = verdicts
+
+
+def lint_verdicts(binary: str, root: Path, env: dict) -> tuple[list[dict] | None, list[str], str | None]:
+    """The claude-code verdict of every SKILL.md `skillforge lint` finds under `root` ([] when it finds none),
+    and the paths it names as not linted or not followed (links out of the root, a SKILL.md that is a folder),
+    which lint refuses to read on purpose."""
+    out = run_cli(binary, ["lint", "--profile", "claude-code", "--format", "json", str(root)], env=env)
+    refused = [line.split(": ", 2)[1] for line in out.stderr.decode(errors="replace").splitlines()
+               if line.startswith(("error: ", "note: ")) and line.endswith(("; not linted", "; not followed"))]
+    if out.returncode == 2 and b"no SKILL.md found" in out.stderr:
+        return [], refused, None
+    try:
+        reports = json.loads(out.stdout)["files"]
+    except (ValueError, KeyError):
+        return None, refused, f"skillforge lint exited {out.returncode}: {out.stderr[:500]!r}"
+    if out.returncode not in (0, 1) and not refused:
+        return None, refused, f"skillforge lint exited {out.returncode}: {out.stderr[:500]!r}"
+    return [{"path": report["path"], **report["verdicts"][0]} for report in reports], refused, None
+
+
+def compare_verdicts(verdicts: list[dict], refused: list[str], root: Path,
+                     entries: list[str]) -> tuple[dict, dict, list[str]]:
+    """What the client did with each SKILL.md lint found, and what lint's verdict says it does.
+
+    Per file (its path below the root): ("listed", ENTRY) when the client's listing has an entry for its folder
+    (ENTRY as sent: `- NAME: DESCRIPTION`, or `- NAME` when the budget shrank it), else ("not listed",). Lint's
+    side: a `loads` verdict is ("listed", `- NAME: DESCRIPTION`), shrunk to `- NAME` where the client shrank the
+    entry; `unlisted` and `skipped` are ("not listed",). Client entries for folders lint did not find are kept
+    apart (returned as the third value) when the folder is hidden, which lint does not search yet, or when lint
+    refused to read it (`refused`: a link out of the root); any other is a difference."""
+    refused_folders = {Path(path).relative_to(root).parts[0] for path in refused if Path(path).is_relative_to(root)
+                       and Path(path) != root}
+    by_folder = {real_clients._entry_name(entry): entry for entry in entries}
+    expected: dict = {}
+    actual: dict = {}
+    for verdict in verdicts:
+        relative = Path(verdict["path"]).relative_to(root)
+        key = str(relative)
+        folder = relative.parts[0]
+        entry = by_folder.get(folder) if len(relative.parts) == 2 else None
+        expected[key] = ("listed", entry) if entry is not None else ("not listed",)
+        if verdict["outcome"] == "loads":
+            line = f"- {verdict['name']}: {verdict['description']}"
+            if entry is not None and ": " not in entry.split("\n", 1)[0]:
+                line = f"- {verdict['name']}"
+            actual[key] = ("listed", line)
+        else:
+            actual[key] = ("not listed",)
+    unlinted = []
+    for folder, entry in by_folder.items():
+        key = f"{folder}/SKILL.md"
+        if key in expected:
+            continue
+        if folder.startswith("."):
+            unlinted.append(f"{key} (a hidden folder; lint does not search hidden folders)")
+        elif folder in refused_folders:
+            unlinted.append(f"{key} (lint does not follow a link out of the linted folder)")
+        else:
+            expected[key] = ("listed", entry)
+    return expected, actual, unlinted
 
 
 def run_case(case: Case, claude: str, binary: str, builtin: list[str]) -> tuple[str, bytes | None, str | None, object]:
@@ -91,6 +160,13 @@ def run_case(case: Case, claude: str, binary: str, builtin: list[str]) -> tuple[
             )
             if out.returncode != 0:
                 return case.label, out.stdout, expected, f"skillforge exited {out.returncode}: {out.stderr[:500]!r}"
+            if case.verdicts:
+                root = case.project / ".claude" / "skills"
+                verdicts, refused, problem = lint_verdicts(binary, root, cli_env) if root.is_dir() else ([], [], None)
+                if problem is not None:
+                    case.verdict_result = (None, None, [], problem)
+                else:
+                    case.verdict_result = (*compare_verdicts(verdicts, refused, root, listing["entry_list"]), None)
             return case.label, out.stdout, expected, None
     except (real_clients.ClientError, OSError, ValueError, subprocess.TimeoutExpired) as error:
         return case.label, None, None, repr(error)
@@ -175,7 +251,8 @@ def main(argv: list[str]) -> int:
         subprocess.run([sys.executable, str(HERE / "client_probes.py"), str(probes)], check=True, timeout=600,
                        capture_output=True)
         manifest = json.loads((probes / "manifest.json").read_text())
-        cases = [Case(f"probe project {entry['project']}", probes / entry["project"]) for entry in manifest]
+        cases = [Case(f"probe project {entry['project']}", probes / entry["project"], verdicts=True)
+                 for entry in manifest]
 
         trees = fixture_trees(fixtures)
         if not trees:
@@ -184,7 +261,7 @@ def main(argv: list[str]) -> int:
             project = base / "fixtures" / str(tree.relative_to(fixtures)).replace("/", "__")
             project.mkdir(parents=True)
             shutil.copytree(tree, project / ".claude" / "skills", symlinks=True)
-            cases.append(Case(f"fixture tree {tree.relative_to(fixtures)}", project))
+            cases.append(Case(f"fixture tree {tree.relative_to(fixtures)}", project, verdicts=True))
 
         cases += layouts(base / "layouts")
 
@@ -225,7 +302,9 @@ def main(argv: list[str]) -> int:
         deadline = started + SUITE_TIMEOUT
         with ThreadPoolExecutor(max_workers=args.workers) as pool:
             futures = [pool.submit(run_case, case, claude, binary, builtin) for case in cases]
-            for future in futures:
+            unlinted_total = 0
+            counts: dict[str, int] = {}
+            for case, future in zip(cases, futures):
                 remaining = max(1.0, deadline - time.monotonic())
                 try:
                     label, actual, expected, problem = future.result(timeout=remaining)
@@ -238,6 +317,21 @@ def main(argv: list[str]) -> int:
                     results.fail(label, problem)
                     continue
                 results.check(label, expected.encode("utf-8"), actual)
+                if case.verdicts:
+                    wanted, linted, unlinted, verdict_problem = getattr(
+                        case, "verdict_result", (None, None, [], "no verdicts were compared"))
+                    if verdict_problem is not None:
+                        results.fail(f"{label}: lint verdicts", verdict_problem)
+                    else:
+                        results.check(f"{label}: lint verdicts", wanted, linted)
+                        for state in wanted.values():
+                            counts[state[0]] = counts.get(state[0], 0) + 1
+                        unlinted_total += len(unlinted)
+                        for key in unlinted:
+                            print(f"not linted {label}: {key}")
+            print(f"{SUITE}: lint verdicts compared per SKILL.md: "
+                  + ", ".join(f"{count} {state}" for state, count in sorted(counts.items()))
+                  + f"; {unlinted_total} listed skills that lint does not read (hidden folders, links out)")
     print(f"{SUITE}: {time.monotonic() - started:.0f}s")
     return results.finish(SUITE, MIN_CASES)
 

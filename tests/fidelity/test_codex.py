@@ -9,7 +9,12 @@ namespace, every process stopped by its id), and two things are taken from it at
 - the load errors of `codex app-server` `skills/list` (path and message), which must equal the skills
   skillforge names on stderr as dropped, path for path; messages are compared exactly, except after
   `invalid YAML: ` (libyaml's own wording and positions are not reproduced: a documented deviation), and the
-  exit code must be 1 when Codex drops a skill, else 0.
+  exit code must be 1 when Codex drops a skill, else 0;
+- where the working folder is the project: `skillforge lint --profile codex` over its `.agents/skills` and
+  `.codex/skills`, whose verdict for every SKILL.md must be what `skills/list` says of it (loaded under this
+  name and description, and listed in the block or not; dropped with this message; or passed over), and every
+  skill Codex loads or reports must be linted (a link out of the linted folder, which lint never follows, is
+  named and counted instead).
 
 Cases: every project of tests/fidelity/client_probes.py (probes, layout trees, 500 generated skills); the
 extra probes below (`.codex/skills`, `agents/openai.yaml` policies, metadata types, git layouts, links,
@@ -25,6 +30,7 @@ Usage: test_codex.py --binary target/debug/skillforge --fixtures tests/fixtures 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -43,8 +49,10 @@ import real_clients as rc  # noqa: E402
 from fidelity_common import Results, shorten  # noqa: E402
 
 # Checks this suite runs today: 2 per case (block; verdicts and exit code) over 142 probe projects, 28
-# extra probes, 11 fixture cases and 27 budget cases. A smaller count means cases were lost.
-MIN_CASES = 416
+# extra probes, 11 fixture cases and 27 budget cases, and the lint verdicts of the 174 cases whose working
+# folder is the project (probes, extra probes without HOME or CODEX_HOME, fixtures). A smaller count means
+# cases were lost.
+MIN_CASES = 590
 
 # Context windows for the budget trees: around the 2 % threshold (1,349 / 1,350), where skills drop
 # (1,000; 100,000), where descriptions are shared out (200,000; 400,000), and around the largest window
@@ -146,6 +154,8 @@ class Case:
     window: int | None = None
     # HOME is the project folder itself (its `.agents/skills` is then a user root and a repo root).
     home_is_project: bool = False
+    # Also compare `lint --profile codex` verdicts on the working folder's skills folders with `skills/list`.
+    verdicts: bool = False
 
 
 def write_tree(base: Path, files: dict) -> None:
@@ -163,10 +173,9 @@ def build_cases(work: Path, fixtures: Path) -> list[Case]:
     made = subprocess.run([sys.executable, str(HERE / "client_probes.py"), str(probes)], capture_output=True, text=True)
     if made.returncode != 0:
         raise SystemExit(f"client_probes.py failed: {made.stderr}")
-    import json
 
     manifest = json.loads((probes / "manifest.json").read_text())
-    cases = [Case(entry["project"], probes / entry["project"]) for entry in manifest]
+    cases = [Case(entry["project"], probes / entry["project"], verdicts=True) for entry in manifest]
     extra = work / "extra"
     for case_id, files, cwd, home_files, codex_files in EXTRA:
         project = extra / case_id
@@ -182,14 +191,15 @@ def build_cases(work: Path, fixtures: Path) -> list[Case]:
             codex_home.mkdir(parents=True)
             write_tree(codex_home, codex_files)
         cases.append(Case(f"extra-{case_id}" if not case_id.startswith("extra-") else case_id, project / cwd,
-                          home, codex_home, home_is_project=case_id == "home-is-project"))
+                          home, codex_home, home_is_project=case_id == "home-is-project",
+                          verdicts=not (cwd or home or codex_home or case_id == "home-is-project")))
     trees = sorted(path for path in fixtures.iterdir() if path.is_dir())
     if len(trees) < 10:
         raise SystemExit(f"only {len(trees)} fixture trees under {fixtures}")
     for tree in trees:
         project = work / "fixtures" / tree.name
         shutil.copytree(tree, project / A, symlinks=True)
-        cases.append(Case(f"fixture-{tree.name}", project))
+        cases.append(Case(f"fixture-{tree.name}", project, verdicts=True))
     # Fixture trees in all three places at once: CODEX_HOME, ~/.agents, and a git project seen from below.
     layered = work / "layered"
     (layered / "project" / ".git").mkdir(parents=True)
@@ -241,7 +251,91 @@ def run_case(case: Case, codex: str, binary: str) -> dict:
             arguments += ["--context-window", str(case.window)]
         env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "CODEX_HOME": str(codex_home), "LANG": "C.UTF-8"}
         ours = subprocess.run(arguments, env=env, capture_output=True, timeout=300)
-    return {"block": block, "errors": listed["errors"], "ours": ours}
+        linted = lint_verdicts(binary, case.cwd, env) if case.verdicts else None
+    return {"block": block, "errors": listed["errors"], "skills": listed["skills"], "ours": ours, "linted": linted,
+            "project": case.cwd.resolve()}
+
+
+# The forms of the messages Codex's `skills/list` reports for a dropped skill (as observed on the binary): a
+# skipped verdict whose reason has one of them is a drop Codex reports; any other is one it makes silently.
+CODEX_MESSAGES = ("failed to read file: ", "missing YAML frontmatter delimited by ---", "invalid YAML: ",
+                  "missing field `description`", "invalid name: ")
+
+
+def lint_verdicts(binary: str, project: Path, env: dict) -> dict:
+    """`skillforge lint --profile codex` over the project's `.agents/skills` and `.codex/skills`: the verdicts by
+    resolved path, and the paths lint names as not linted or not followed (links out of the folder)."""
+    verdicts: dict = {}
+    refused: list[str] = []
+    problems: list[str] = []
+    for root in (project / A, project / ".codex" / "skills"):
+        if not root.is_dir():
+            continue
+        out = subprocess.run([binary, "lint", "--profile", "codex", "--format", "json", str(root)], env=env,
+                             capture_output=True, timeout=300)
+        stderr = out.stderr.decode(errors="replace")
+        refused += [line.split(": ", 2)[1] for line in stderr.splitlines()
+                    if line.startswith(("error: ", "note: ")) and line.endswith(("; not linted", "; not followed"))]
+        if out.returncode == 2 and "no SKILL.md found" in stderr:
+            continue
+        try:
+            reports = json.loads(out.stdout)["files"]
+        except (ValueError, KeyError):
+            problems.append(f"skillforge lint exited {out.returncode}: {stderr[:500]}")
+            continue
+        for report in reports:
+            verdicts.setdefault(os.path.realpath(report["path"]), report["verdicts"][0])
+    return {"verdicts": verdicts, "refused": refused, "problems": problems}
+
+
+# What the compared verdicts were, over the whole run (printed at the end).
+VERDICT_COUNTS: dict[str, int] = {}
+
+
+def compare_verdicts(outcome: dict) -> tuple[dict, dict, list[str]]:
+    """Codex's `skills/list` and the block against lint's verdicts, per resolved SKILL.md path: ("loads", NAME,
+    DESCRIPTION, listed) (DESCRIPTION None when not listed), ("dropped", MESSAGE) or ("ignored",). Paths Codex
+    loaded or reported that lint did not read are kept apart when lint refused them on purpose (a link out of
+    the folder); any other is a difference."""
+    linted = outcome["linted"]
+    block = outcome["block"] or ""
+    loaded = {os.path.realpath(skill["path"]): skill for skill in outcome["skills"]}
+    errors = {os.path.realpath(error["path"]): error["message"] for error in outcome["errors"]}
+
+    def listed(name: str) -> bool:
+        return any(line.startswith(f"- {name}:") for line in block.splitlines())
+
+    def client(path: str) -> tuple:
+        if path in loaded:
+            skill = loaded[path]
+            shown = listed(skill["name"])
+            return ("loads", skill["name"], skill["description"] if shown else None, shown)
+        if path in errors:
+            return ("dropped", comparable(errors[path]))
+        return ("ignored",)
+
+    expected, actual = {}, {}
+    for path, verdict in linted["verdicts"].items():
+        expected[path] = client(path)
+        if verdict["outcome"] == "loads":
+            actual[path] = ("loads", verdict["name"], verdict["description"], True)
+        elif verdict["outcome"] == "unlisted":
+            actual[path] = ("loads", verdict["name"], None, False)
+        elif verdict["reason"].startswith(CODEX_MESSAGES):
+            actual[path] = ("dropped", comparable(verdict["reason"]))
+        else:
+            actual[path] = ("ignored",)
+    refused = {os.path.realpath(path) for path in linted["refused"]}
+    unlinted = []
+    for path in sorted(set(loaded) | set(errors)):
+        if path in expected:
+            continue
+        if any(path == r or path.startswith(r + "/") for r in refused) or not any(
+                path.startswith(os.path.realpath(outcome["project"] / root) + "/") for root in (A, ".codex/skills")):
+            unlinted.append(f"{path} (lint does not follow a link out of the linted folder)")
+        else:
+            expected[path] = client(path)
+    return expected, actual, unlinted
 
 
 def compare(case: Case, outcome: dict, results: Results) -> None:
@@ -268,6 +362,18 @@ def compare(case: Case, outcome: dict, results: Results) -> None:
         (codex_dropped, 1 if codex_dropped else 0),
         (ours_dropped, ours.returncode),
     )
+    if outcome["linted"] is not None:
+        if outcome["linted"]["problems"]:
+            results.fail(f"{label}: lint verdicts", outcome["linted"]["problems"])
+            return
+        expected_verdicts, linted_verdicts, unlinted = compare_verdicts(outcome)
+        results.check(f"{label}: lint verdicts", expected_verdicts, linted_verdicts)
+        for state in expected_verdicts.values():
+            VERDICT_COUNTS[state[0]] = VERDICT_COUNTS.get(state[0], 0) + 1
+        VERDICT_COUNTS["not linted"] = VERDICT_COUNTS.get("not linted", 0) + len(unlinted)
+        for path in unlinted:
+            print(f"not linted {label}: {path}")
+        outcome["unlinted"] = len(unlinted)
 
 
 def main(argv: list[str]) -> int:
@@ -310,6 +416,8 @@ def main(argv: list[str]) -> int:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
     print(f"codex fidelity: {len(cases)} cases against codex {rc.CODEX_VERSION} in {time.monotonic() - started:.0f}s")
+    print("codex fidelity: lint verdicts compared per SKILL.md: "
+          + ", ".join(f"{count} {state}" for state, count in sorted(VERDICT_COUNTS.items())))
     return results.finish("codex fidelity", MIN_CASES)
 
 

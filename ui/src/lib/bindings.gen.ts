@@ -478,6 +478,8 @@ export type Origin = "system_prompt" | "catalog" |
 export type Outcome = 
 /**  The skill is offered to the model under this name and description. */
 { outcome: "loads"; name: string; description: string } | 
+/**  The skill loads (it can be invoked by name) but the model is not told about it. */
+{ outcome: "unlisted"; name: string; reason: string } | 
 /**  The skill is left out; the others still load. */
 { outcome: "skipped"; reason: string } | 
 /**  Because of this skill, the client loads no skill at all. */

@@ -271,6 +271,12 @@ fn text(
                         report.path, verdict.profile
                     ));
                 }
+                Outcome::Unlisted { reason, .. } => {
+                    out.push_str(&format!(
+                        "{}: {} loads this skill but does not list it to the model: {reason}\n",
+                        report.path, verdict.profile
+                    ));
+                }
                 Outcome::FailsCatalog { reason } => out.push_str(&format!(
                     "{}: {} loads no skill at all because of this one: {reason}\n",
                     report.path, verdict.profile

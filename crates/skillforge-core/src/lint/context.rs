@@ -35,6 +35,12 @@ pub struct Placement {
 pub trait FileProbe: Sync {
     /// Whether `inside` (a relative path without `..`) exists in the skill folder `skill_dir`.
     fn exists(&self, skill_dir: &Path, inside: &Path) -> bool;
+
+    /// The bytes of the regular file `inside` the skill folder, or `None` when there is none to read.
+    fn read(&self, skill_dir: &Path, inside: &Path) -> Option<Vec<u8>> {
+        let _ = (skill_dir, inside);
+        None
+    }
 }
 
 /// The real filesystem.
@@ -67,6 +73,29 @@ impl FileProbe for RealFiles {
             })
             .is_some_and(|parent| crate::fs::open::kind_at(&parent, *name).is_ok())
     }
+
+    /// Read from the skill folder without following any link, so nothing outside it is ever read (a
+    /// client that follows a link there may see more).
+    fn read(&self, skill_dir: &Path, inside: &Path) -> Option<Vec<u8>> {
+        let folder = if skill_dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            skill_dir
+        };
+        let names: Vec<&std::ffi::OsStr> = inside
+            .components()
+            .filter_map(|component| match component {
+                std::path::Component::Normal(name) => Some(name),
+                _ => None,
+            })
+            .collect();
+        let (name, parents) = names.split_last()?;
+        let skill = crate::fs::open::root_directory(folder).ok()?;
+        let parent = crate::fs::open::directory_beneath(&skill, parents.iter().copied()).ok()?;
+        crate::fs::read::regular_at(&parent, *name, crate::fs::Limit::SKILL_FILE)
+            .ok()
+            .map(|read| read.bytes)
+    }
 }
 
 /// One SKILL.md as read from disk (or from an editor buffer).
@@ -84,6 +113,8 @@ pub struct SkillFile {
     pub invalid_utf8_at: Option<usize>,
     /// Python's `UnicodeDecodeError` text for those bytes, as the Python clients report it.
     pub utf8_decode_error: Option<String>,
+    /// Rust's error for those bytes, as the Rust clients report it.
+    pub utf8_error: Option<std::str::Utf8Error>,
     pub placement: Placement,
     /// The first parse of the frontmatter, shared by placement and lint so a workspace run parses each file
     /// once. It is keyed by the YAML text and its offset, so a file whose `source` was replaced since is
@@ -120,18 +151,18 @@ impl SkillFile {
             .and_then(Path::file_name)
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let (source, invalid_utf8_at, utf8_decode_error) = match String::from_utf8(bytes) {
+        let (source, utf8_error, utf8_decode_error) = match String::from_utf8(bytes) {
             Ok(text) => (text, None, None),
             Err(error) => {
-                let at = error.utf8_error().valid_up_to();
                 let decode_error = crate::python::utf8_error(error.as_bytes(), &error.utf8_error());
                 (
                     String::from_utf8_lossy(error.as_bytes()).into_owned(),
-                    Some(at),
+                    Some(error.utf8_error()),
                     Some(decode_error),
                 )
             }
         };
+        let invalid_utf8_at = utf8_error.map(|error| error.valid_up_to());
         Self {
             path,
             display_path,
@@ -139,6 +170,7 @@ impl SkillFile {
             source,
             invalid_utf8_at,
             utf8_decode_error,
+            utf8_error,
             placement: Placement::default(),
             frontmatter: std::sync::OnceLock::new(),
             origin: None,

@@ -102,6 +102,9 @@ pub struct Finding {
     pub fix: Option<Fix>,
     /// Restricts the finding to these profiles (for rules whose verdict differs per client).
     pub only_profiles: Option<Vec<ProfileId>>,
+    /// The severity of this finding, where it differs from the rule's (a case its clients refuse,
+    /// of a rule that is otherwise a warning); a rule setting in the configuration still wins.
+    pub severity: Option<Severity>,
 }
 
 impl Finding {
@@ -111,6 +114,7 @@ impl Finding {
             message: message.into(),
             fix: None,
             only_profiles: None,
+            severity: None,
         }
     }
 
@@ -130,6 +134,11 @@ impl Finding {
 
     pub fn for_profiles(mut self, profiles: Vec<ProfileId>) -> Self {
         self.only_profiles = Some(profiles);
+        self
+    }
+
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = Some(severity);
         self
     }
 }

@@ -237,19 +237,40 @@ pub static PROFILES: [Profile; 8] = [
     },
     Profile {
         id: ProfileId::ClaudeCode,
-        title: "Claude Code",
-        summary: "Lenient loader with many extension fields and a per-entry listing cap.",
+        title: "Claude Code 2.1.332",
+        summary: "Modelled from the real Claude Code 2.1.332 binary: every skill loads, under its folder name; \
+                  verdicts and listings are checked against the binary in `make test`.",
         known_fields: CLAUDE_CODE_FIELDS,
         limits: Limits {
             listing_chars: Some(1536),
             ..NO_LIMITS
         },
-        severity_overrides: &[("yaml-invalid", Severity::Warning), ("duplicate-skill-name", Severity::Warning)],
+        severity_overrides: &[
+            ("yaml-invalid", Severity::Warning),
+            ("duplicate-skill-name", Severity::Warning),
+            // Its quote retry reads the value as meant.
+            ("plain-scalar-colon", Severity::Warning),
+            // It ignores keys it does not know, and reads numbers and booleans as their text.
+            ("unknown-field", Severity::Warning),
+            ("field-not-string", Severity::Warning),
+            // It reads one level below a skills folder only.
+            ("nested-skill", Severity::Error),
+        ],
         facts: &[
-            "Extension fields: when_to_use, argument-hint, arguments, disable-model-invocation, user-invocable, \
-             allowed-tools (string or list), disallowed-tools, model, effort, context, agent, hooks, paths, shell.",
-            "The skill listing caps description plus when_to_use at 1,536 characters per entry.",
-            "Malformed YAML still loads the body, with empty metadata: the name falls back to the folder.",
+            "Verdicts come from the model of the binary (`clients::claude_code`): `tests/fidelity/test_claude_code.sh` \
+             compares `listing --project` and every `lint --profile claude-code` verdict with Claude Code 2.1.332 \
+             itself (docs/clients-observed.md).",
+            "Skills are `<root>/<folder>/SKILL.md` of `~/.claude/skills`, then `.claude/skills` of the working folder \
+             and each folder above it up to the git root; one level only (a nested skill is never read); hidden \
+             folders and links are read; a SKILL.md over 1,000,000 bytes is not.",
+            "A skill is listed under its folder name, `folder (name)` when the frontmatter name differs; a folder name \
+             over 256 UTF-16 units or with a control character, `<` or `>` is passed over.",
+            "A BOM is stripped; YAML that fails is retried with values quoted, and when that fails too the skill still \
+             loads with no metadata: the description falls back to the first line of the body, else `Skill`.",
+            "`when_to_use` is appended to the description; the entry is cut past 1,536 UTF-16 units; \
+             `disable-model-invocation: true` keeps the skill out of the listing (it still runs as `/folder`).",
+            "The listing's budget is 30,000 (the default model: 1% of a 1,000,000-token window at 3 characters per \
+             token); over it, entries shrink to `- name` in listing order.",
         ],
     },
     Profile {
@@ -274,24 +295,42 @@ pub static PROFILES: [Profile; 8] = [
     },
     Profile {
         id: ProfileId::Codex,
-        title: "Codex",
-        summary: "Strict YAML; an unquoted `: ` skips the skill; the name defaults to the folder.",
+        title: "Codex 0.171.0",
+        summary: "Modelled from the real Codex 0.171.0 binary: serde_yaml with the `: ` repair of 0.142.0; verdicts \
+                  and listings are checked against the binary in `make test`.",
         known_fields: SPEC_FIELDS,
         limits: Limits {
             name_chars: Some(64),
             description_chars: Some(1024),
             ..NO_LIMITS
         },
-        severity_overrides: &[("duplicate-skill-name", Severity::Warning)],
+        severity_overrides: &[
+            ("duplicate-skill-name", Severity::Warning),
+            // Since 0.142.0 a failed parse is retried with plain values quoted.
+            ("plain-scalar-colon", Severity::Warning),
+            // Codex takes any name of at most 64 characters, reads a scalar of any type as text, and cuts a long
+            // description in its listing instead of refusing it.
+            ("name-invalid-characters", Severity::Warning),
+            ("field-not-string", Severity::Warning),
+            ("description-too-long", Severity::Warning),
+        ],
         facts: &[
-            "Skills come from `.agents/skills` up the tree, `.codex/skills` and `~/.agents/skills`; hidden entries \
-             are skipped, depth at most 6.",
-            "The YAML parser is strict: a plain value with `: ` is invalid and the skill is skipped.",
-            "name is optional (the directory name is used), at most 64 characters; description at most 1,024, \
-             collapsed to one line in the `## Skills` listing.",
-            "`extract_frontmatter` splits with Rust's `str::lines` (LF or CRLF, not a lone CR): a `---` line \
-             ending in a lone CR is not found and the skill is skipped; only entries named exactly `SKILL.md` \
-             are read (`codex-rs/core/src/skills/loader.rs`).",
+            "Verdicts come from the model of the binary (`clients::codex`): `tests/fidelity/test_codex.sh` compares \
+             `listing --project` with `codex debug prompt-input`, and every `lint --profile codex` verdict with what \
+             `codex app-server` `skills/list` loads or reports, for Codex 0.171.0 itself (docs/clients-observed.md).",
+            "Skills come from `.codex/skills` up to the git root, `.agents/skills` of the git root and every folder down \
+             to the working folder, `$CODEX_HOME/skills`, `~/.agents/skills` and `/etc/codex/skills`; hidden entries \
+             are skipped, depth at most 6, at most 2,000 folders a root; linked folders are followed, a linked \
+             SKILL.md is not read.",
+            "The frontmatter is read with serde_yaml after Rust's `str::lines` split (a lone CR ends no line); a parse \
+             that fails is retried once with plain values quoted (0.142.0). A BOM, a duplicate `name` or \
+             `description`, a list or map where text is expected, a missing or empty description or a name over 64 \
+             characters drops the skill, with the message `skills/list` reports.",
+            "name defaults to the folder name; name and description are folded to one line. The listing cuts a \
+             description over 1,024 characters to 1,021 and `...`; its budget is 2% of the model's context window \
+             (10,000 tokens by default, windows above 872,000 count as 872,000).",
+            "`agents/openai.yaml` with `policy.allow_implicit_invocation: false` keeps a skill out of the listing; \
+             `policy.products` without `codex` keeps it from loading.",
         ],
     },
     Profile {

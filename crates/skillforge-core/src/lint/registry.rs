@@ -51,6 +51,7 @@ pub static CODES: &[(&str, &Rule)] = &[
     ("SF603", &workspace::symlinked_skill::RULE),
     ("SF604", &workspace::skill_file_name_case::RULE),
     ("SF605", &workspace::lowercase_skill_file_ignored::RULE),
+    ("SF606", &workspace::folder_name_refused::RULE),
     ("SF901", &suppression::unused_ignore_comment::RULE),
 ];
 

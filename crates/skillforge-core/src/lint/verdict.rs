@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::context::SkillContext;
 use super::{Diagnostic, ProfileId, Severity};
 use crate::clients::tenxgraph::{self, LoadedSkill};
+use crate::clients::{claude_code, codex};
 use crate::frontmatter::lite;
 use crate::python;
 
@@ -18,6 +19,8 @@ use crate::python;
 pub enum Outcome {
     /// The skill is offered to the model under this name and description.
     Loads { name: String, description: String },
+    /// The skill loads (it can be invoked by name) but the model is not told about it.
+    Unlisted { name: String, reason: String },
     /// The skill is left out; the others still load.
     Skipped { reason: String },
     /// Because of this skill, the client loads no skill at all.
@@ -138,31 +141,130 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
             },
             Err(reason) => Outcome::Skipped { reason },
         },
-        ProfileId::ClaudeCode => {
-            if context.yaml_parsed() {
-                loads_from_yaml()
-            } else {
-                // Malformed YAML: Claude Code keeps the body and drops the metadata.
-                Outcome::Loads {
-                    name: context.file.dir_name.clone(),
-                    description: String::new(),
-                }
+        ProfileId::ClaudeCode => claude_code_outcome(context),
+        ProfileId::Codex => codex_outcome(context),
+        ProfileId::Spec | ProfileId::ClaudeUpload | ProfileId::Copilot | ProfileId::Opencode => {
+            match first_error(diagnostics, profile) {
+                Some(diagnostic) => Outcome::Skipped {
+                    reason: format!(
+                        "{} {}: {}",
+                        diagnostic.code, diagnostic.rule, diagnostic.message
+                    ),
+                },
+                None => loads_from_yaml(),
             }
         }
-        ProfileId::Spec
-        | ProfileId::ClaudeUpload
-        | ProfileId::Codex
-        | ProfileId::Copilot
-        | ProfileId::Opencode => match first_error(diagnostics, profile) {
-            Some(diagnostic) => Outcome::Skipped {
-                reason: format!(
-                    "{} {}: {}",
-                    diagnostic.code, diagnostic.rule, diagnostic.message
-                ),
-            },
-            None => loads_from_yaml(),
+    }
+}
+
+/// Codex's verdict, from its model ([`codex::file_verdict`]): the file as if its skill folder sat in
+/// one of Codex's skill roots. Its messages are those `skills/list` reports.
+fn codex_outcome(context: &SkillContext<'_>) -> Outcome {
+    let file = context.file;
+    let contents = file.utf8_error.map_or(Ok(context.source), Err);
+    let policy = context
+        .files
+        .read(file.dir(), std::path::Path::new("agents/openai.yaml"));
+    let below = below_root(&file.path, &[&[".agents", "skills"], &[".codex", "skills"]]);
+    if below
+        .iter()
+        .flatten()
+        .any(|name| name.as_encoded_bytes().starts_with(b"."))
+    {
+        return Outcome::Skipped {
+            reason: codex::HIDDEN_IGNORED.to_string(),
+        };
+    }
+    let depth = below.map(|folders| folders.len());
+    match codex::file_verdict(
+        contents,
+        &file.dir_name,
+        depth,
+        file.placement.symlinked_file,
+        policy.as_deref(),
+    ) {
+        codex::FileVerdict::Loads {
+            name,
+            description,
+            listed: true,
+        } => Outcome::Loads { name, description },
+        codex::FileVerdict::Loads {
+            name,
+            listed: false,
+            ..
+        } => Outcome::Unlisted {
+            name,
+            reason: codex::IMPLICIT_OFF.to_string(),
+        },
+        codex::FileVerdict::Dropped(drop) => Outcome::Skipped {
+            reason: drop.to_string(),
+        },
+        codex::FileVerdict::Ignored(reason) => Outcome::Skipped {
+            reason: reason.to_string(),
         },
     }
+}
+
+/// Claude Code's verdict, from its model ([`claude_code::file_verdict`]): the file as if its skill
+/// folder sat in one of Claude Code's skill roots. Invalid UTF-8 is read as U+FFFD, as the client does.
+fn claude_code_outcome(context: &SkillContext<'_>) -> Outcome {
+    let placement = &context.file.placement;
+    let place = match below_root(&context.file.path, &[&[".claude", "skills"]]) {
+        Some(folders) => claude_code::Place::BelowRoot(folders.len()),
+        None => claude_code::Place::Elsewhere {
+            nested: placement.nested_in.is_some(),
+        },
+    };
+    match claude_code::file_verdict(
+        &context.file.dir_name,
+        context.source.as_bytes(),
+        place,
+        placement.first_of_its_name,
+    ) {
+        claude_code::FileVerdict::Listed { name, description } => {
+            Outcome::Loads { name, description }
+        }
+        claude_code::FileVerdict::Unlisted { name, reason } => Outcome::Unlisted {
+            name,
+            reason: reason.to_string(),
+        },
+        claude_code::FileVerdict::Ignored(reason) => Outcome::Skipped {
+            reason: reason.to_string(),
+        },
+    }
+}
+
+/// The folders between a client's skills folder in `path` (the last place its components `roots`
+/// appear, e.g. `.claude/skills`) and the SKILL.md at its end; `None` when the path holds none, so the
+/// skill is judged as if its folder were installed in one. The path is made absolute as written, links
+/// not resolved: a linked skill folder counts where its link is.
+fn below_root(path: &std::path::Path, roots: &[&[&str]]) -> Option<Vec<std::ffi::OsString>> {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let names: Vec<&std::ffi::OsStr> = absolute
+        .components()
+        .filter_map(|component| match component {
+            std::path::Component::Normal(name) => Some(name),
+            _ => None,
+        })
+        .collect();
+    let folders = names.len().checked_sub(1)?;
+    let end = roots
+        .iter()
+        .filter_map(|root| {
+            (root.len()..=folders).rev().find(|end| {
+                names[end - root.len()..*end]
+                    .iter()
+                    .zip(root.iter())
+                    .all(|(a, b)| a == b)
+            })
+        })
+        .max()?;
+    Some(
+        names[end..folders]
+            .iter()
+            .map(|name| name.to_os_string())
+            .collect(),
+    )
 }
 
 /// The name nagents gives the skill in `file`, or `None` when nagents does not load it at all
@@ -215,6 +317,30 @@ fn nagents_frontmatter_end(source: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_folders_below_the_last_client_root_in_a_path() {
+        let claude: &[&[&str]] = &[&[".claude", "skills"]];
+        let below = |path: &str| {
+            below_root(std::path::Path::new(path), claude).map(|folders| {
+                folders
+                    .iter()
+                    .map(|name| name.to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(
+            below("/r/.claude/skills/a/SKILL.md"),
+            Some(vec!["a".to_string()])
+        );
+        assert_eq!(below("/r/.claude/skills/SKILL.md"), Some(vec![]));
+        assert_eq!(
+            below("/r/.claude/skills/a/.claude/skills/b/c/SKILL.md"),
+            Some(vec!["b".to_string(), "c".to_string()])
+        );
+        assert_eq!(below("/r/skills/a/SKILL.md"), None);
+        assert_eq!(below("/r/.claude/a/SKILL.md"), None);
+    }
 
     fn skill_files(dir: &std::path::Path, found: &mut Vec<Vec<u8>>) {
         for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {

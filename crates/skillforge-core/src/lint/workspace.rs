@@ -84,7 +84,7 @@ pub fn lint_file(file: &SkillFile, options: &LintOptions, files: &dyn FileProbe)
         let mut findings: Vec<Finding> = Vec::new();
         (rule.check)(&context, &mut findings);
         let read_repaired = context.take_read_repaired();
-        for finding in findings {
+        for mut finding in findings {
             let allowed = finding.only_profiles.as_deref().unwrap_or(rule.profiles);
             let profiles: Vec<ProfileId> = options
                 .profiles
@@ -95,25 +95,43 @@ pub fn lint_file(file: &SkillFile, options: &LintOptions, files: &dyn FileProbe)
             if profiles.is_empty() {
                 continue;
             }
-            let severity = match setting {
-                Some(Some(severity)) => severity,
-                _ => profiles
-                    .iter()
-                    .map(|profile| profile.profile().severity_of(rule.name, rule.severity))
-                    .max()
-                    .unwrap_or(rule.severity),
+            // Each profile's severity; profiles that differ get a diagnostic each, so a client's
+            // verdict and the exit code rest on that client's severity alone.
+            let severity_for = |profile: &ProfileId| match (setting, finding.severity) {
+                (Some(Some(severity)), _) | (_, Some(severity)) => severity,
+                _ => profile.profile().severity_of(rule.name, rule.severity),
             };
-            from_repaired.push(read_repaired);
-            diagnostics.push(Diagnostic {
-                code: (*code).to_string(),
-                rule: rule.name.to_string(),
-                severity,
-                message: finding.message,
-                range: finding.range,
-                span: context.lines().span(context.source, finding.range),
-                profiles,
-                fix: finding.fix,
-            });
+            let mut groups: Vec<(Severity, Vec<ProfileId>)> = Vec::new();
+            for profile in profiles {
+                let severity = severity_for(&profile);
+                match groups.iter_mut().find(|(kept, _)| *kept == severity) {
+                    Some((_, members)) => members.push(profile),
+                    None => groups.push((severity, vec![profile])),
+                }
+            }
+            // The most severe first, as readers scan for errors.
+            groups.sort_by_key(|(severity, _)| std::cmp::Reverse(*severity));
+            let span = context.lines().span(context.source, finding.range);
+            let count = groups.len();
+            for (index, (severity, profiles)) in groups.into_iter().enumerate() {
+                from_repaired.push(read_repaired);
+                let last = index + 1 == count;
+                diagnostics.push(Diagnostic {
+                    code: (*code).to_string(),
+                    rule: rule.name.to_string(),
+                    severity,
+                    message: if last {
+                        std::mem::take(&mut finding.message)
+                    } else {
+                        finding.message.clone()
+                    },
+                    range: finding.range,
+                    span,
+                    profiles,
+                    // One fix for the one finding, on its first diagnostic: applied and counted once.
+                    fix: if index == 0 { finding.fix.take() } else { None },
+                });
+            }
         }
     }
     // The repaired parse exists only for the author's benefit: no client that refuses the YAML ever sees

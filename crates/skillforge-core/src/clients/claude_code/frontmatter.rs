@@ -17,36 +17,64 @@
 
 use crate::frontmatter::yaml::{self, Node, Style, Value};
 use crate::text::TextRange;
+use std::rc::Rc;
 
-/// A frontmatter value as the client's JavaScript sees it after `Bun.YAML.parse`.
+/// A frontmatter value as the client's JavaScript sees it after `Bun.YAML.parse`. Arrays and objects
+/// are shared, as JavaScript shares the value an alias names: an alias bomb costs no more than its text.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Js {
     Null,
     Bool(bool),
     Number(f64),
     String(String),
-    Array(Vec<Js>),
+    Array(Rc<Vec<Js>>),
     /// Keys in first-appearance order; a later duplicate replaces the value in place.
-    Object(Vec<(String, Js)>),
+    Object(Rc<Vec<(String, Js)>>),
 }
 
+/// The most of a `String()` result the model builds: past it (only a list of aliases can get there) the
+/// text is cut, where the client itself would run out of memory.
+pub const STRING_MAX: usize = 4 << 20;
+
 impl Js {
-    /// `String(value)` in JavaScript, for the values the client passes through `String()`.
+    /// `String(value)` in JavaScript, for the values the client passes through `String()`; cut at
+    /// [`STRING_MAX`] bytes.
     pub fn to_js_string(&self) -> String {
+        let mut out = String::new();
+        self.write_js_string(&mut out);
+        out
+    }
+
+    fn write_js_string(&self, out: &mut String) {
+        if out.len() >= STRING_MAX {
+            return;
+        }
         match self {
-            Js::Null => "null".to_string(),
-            Js::Bool(value) => value.to_string(),
-            Js::Number(number) => js_number(*number),
-            Js::String(text) => text.clone(),
-            Js::Array(items) => items
-                .iter()
-                .map(|item| match item {
-                    Js::Null => String::new(),
-                    other => other.to_js_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(","),
-            Js::Object(_) => "[object Object]".to_string(),
+            Js::Null => out.push_str("null"),
+            Js::Bool(value) => out.push_str(if *value { "true" } else { "false" }),
+            Js::Number(number) => out.push_str(&js_number(*number)),
+            Js::String(text) => {
+                let room = STRING_MAX - out.len();
+                let mut end = text.len().min(room);
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                out.push_str(&text[..end]);
+            }
+            Js::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    if out.len() >= STRING_MAX {
+                        return;
+                    }
+                    if index > 0 {
+                        out.push(',');
+                    }
+                    if !item.is_null() {
+                        item.write_js_string(out);
+                    }
+                }
+            }
+            Js::Object(_) => out.push_str("[object Object]"),
         }
     }
 
@@ -114,7 +142,7 @@ pub fn parse(text: &str) -> Parsed {
     };
     let (fields, failed) =
         match parse_yaml(yaml_text).or_else(|| parse_yaml(&retry_text(yaml_text))) {
-            Some(Js::Object(fields)) => (fields, false),
+            Some(Js::Object(fields)) => (Rc::unwrap_or_clone(fields), false),
             Some(_) => (Vec::new(), false),
             None => (Vec::new(), true),
         };
@@ -242,23 +270,28 @@ fn convert(node: &Node, anchors: &mut Vec<(usize, Js)>) -> Option<Js> {
                 resolve_plain(text)
             }
         }
-        Value::Sequence { items, .. } => Js::Array(
+        Value::Sequence { items, .. } => Js::Array(Rc::new(
             items
                 .iter()
                 .map(|item| convert(item, anchors))
                 .collect::<Option<Vec<_>>>()?,
-        ),
+        )),
         Value::Mapping { entries, .. } => {
             let mut fields: Vec<(String, Js)> = Vec::new();
+            let mut slots: std::collections::HashMap<String, usize> =
+                std::collections::HashMap::new();
             for entry in entries {
                 let key = convert(&entry.key, anchors)?.to_js_string();
                 let value = convert(&entry.value, anchors)?;
-                match fields.iter_mut().find(|(name, _)| *name == key) {
-                    Some(slot) => slot.1 = value,
-                    None => fields.push((key, value)),
+                match slots.get(&key) {
+                    Some(&slot) => fields[slot].1 = value,
+                    None => {
+                        slots.insert(key.clone(), fields.len());
+                        fields.push((key, value));
+                    }
                 }
             }
-            Js::Object(fields)
+            Js::Object(Rc::new(fields))
         }
         Value::Alias { anchor } => anchors
             .iter()

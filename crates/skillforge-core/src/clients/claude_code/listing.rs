@@ -152,6 +152,14 @@ impl Listing {
     }
 }
 
+/// The listed name and cut description of `skill` alone in a listing.
+pub fn entry(skill: &Skill) -> (String, String) {
+    (
+        shown(skill, std::slice::from_ref(skill)),
+        cut(&skill.listing_description()),
+    )
+}
+
 /// `rBn`: the folder, with ` (NAME)` when the frontmatter name differs, may be shown, and is not
 /// already another skill's (`$s`: an exact command name first, then the first shown name).
 fn shown(skill: &Skill, skills: &[Skill]) -> String {

@@ -40,6 +40,81 @@ pub fn listing_text(
     (listing.text(client_entries), discovery)
 }
 
+/// What Claude Code does with one `SKILL.md` in one of its skill roots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileVerdict {
+    /// Listed to the model as `- NAME: DESCRIPTION` (the description already cut).
+    Listed { name: String, description: String },
+    /// Loaded as the command `/NAME`, but the model is not told about it.
+    Unlisted { name: String, reason: &'static str },
+    /// Not loaded at all (the client says nothing).
+    Ignored(&'static str),
+}
+
+/// Why a skill inside another skill's folder is not read (`tree-nested`).
+pub const NESTED_IGNORED: &str =
+    "Claude Code reads only `<skills folder>/<folder>/SKILL.md`, one level down; this skill sits inside another skill's folder";
+/// Why a skill more than one folder below a skills folder is not read (`tree-nested`).
+pub const TOO_DEEP_IGNORED: &str =
+    "Claude Code reads only `<skills folder>/<folder>/SKILL.md`, one level down; this SKILL.md is deeper";
+/// Why a SKILL.md directly in a skills folder is not read (`tree-non-skill-files`).
+pub const ROOT_FILE_IGNORED: &str =
+    "Claude Code reads only `<skills folder>/<folder>/SKILL.md`; a SKILL.md directly in the skills folder is not a skill";
+/// Why a folder the client cannot name a command after is not read (`gX`).
+pub const FOLDER_IGNORED: &str =
+    "Claude Code does not load a skill whose folder name is over 256 UTF-16 units or holds a control character, `<` or `>`";
+/// Why a file over the client's size limit is not read (`tw`).
+pub const TOO_LARGE_IGNORED: &str = "Claude Code does not read a SKILL.md over 1,000,000 bytes";
+/// Why a `disable-model-invocation` skill is not listed.
+pub const MODEL_INVOCATION_DISABLED: &str =
+    "`disable-model-invocation` is set: the skill runs only when typed as a command; the model is not told about it";
+
+/// Where a SKILL.md sits, as far as it is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// In a skills folder the client reads (`.claude/skills`), this many folders below it: 1 is
+    /// `<root>/<folder>/SKILL.md`.
+    BelowRoot(usize),
+    /// In a folder that would be installed as one: whether the skill sits inside another skill's folder.
+    Elsewhere { nested: bool },
+}
+
+/// The verdict on one `SKILL.md` of `folder` with these bytes, at `place`; `first_of_its_name` when no
+/// skill before it (in the client's order) has the same frontmatter name, which decides whether the
+/// name is shown after the folder. The same rules as [`discover`] and [`Listing`], one file at a time.
+pub fn file_verdict(
+    folder: &str,
+    bytes: &[u8],
+    place: Place,
+    first_of_its_name: bool,
+) -> FileVerdict {
+    match place {
+        Place::BelowRoot(0) => return FileVerdict::Ignored(ROOT_FILE_IGNORED),
+        Place::BelowRoot(1) | Place::Elsewhere { nested: false } => {}
+        Place::BelowRoot(_) => return FileVerdict::Ignored(TOO_DEEP_IGNORED),
+        Place::Elsewhere { nested: true } => return FileVerdict::Ignored(NESTED_IGNORED),
+    }
+    if !skill::folder_offered(folder) {
+        return FileVerdict::Ignored(FOLDER_IGNORED);
+    }
+    if bytes.len() as u64 > discovery::SKILL_FILE_MAX {
+        return FileVerdict::Ignored(TOO_LARGE_IGNORED);
+    }
+    let mut skill = Skill::load(folder, bytes);
+    if skill.model_invocation_disabled {
+        return FileVerdict::Unlisted {
+            name: skill.folder,
+            reason: MODEL_INVOCATION_DISABLED,
+        };
+    }
+    if !first_of_its_name {
+        // An earlier skill answers to the name: this one is shown under its folder alone.
+        skill.shown_name = skill.folder.clone();
+    }
+    let (name, description) = listing::entry(&skill);
+    FileVerdict::Listed { name, description }
+}
+
 // The listing of the ROOTS form of `skillforge listing --dialect claude-code` and of the app's catalog
 // preview, still from published facts (docs/dialects.md); the model above is what `--project` prints.
 

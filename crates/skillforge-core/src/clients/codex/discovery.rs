@@ -225,34 +225,44 @@ fn read_skill(root_index: usize, folder: &OwnedFd, relative: &Path, root: &Root)
 }
 
 /// What `agents/openai.yaml` beside a `SKILL.md` decides.
-struct Policy {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
     /// `policy.products` names other products only (`[chatgpt]`): the skill is not loaded at all,
     /// without an error (`p2` `prod`).
-    for_codex: bool,
+    pub for_codex: bool,
     /// `policy.allow_implicit_invocation: false`: loaded, not listed (`p2` `noimp`).
-    implicit: bool,
+    pub implicit: bool,
 }
 
-/// Reads the policy; a missing file, or one that does not parse, changes nothing (`p2` `badyaml`).
-fn policy(folder: &OwnedFd) -> Policy {
-    let open = Policy {
+impl Policy {
+    /// No `agents/openai.yaml`, or one that does not parse (`p2` `badyaml`).
+    pub const OPEN: Policy = Policy {
         for_codex: true,
         implicit: true,
     };
+}
+
+/// Reads the policy beside a skill; a missing or unreadable file changes nothing.
+fn policy(folder: &OwnedFd) -> Policy {
     let Ok(agents) = open::directory_at_following(folder, "agents") else {
-        return open;
+        return Policy::OPEN;
     };
     let Ok(read) = read::regular_at(&agents, "openai.yaml", Limit::SKILL_FILE) else {
-        return open;
+        return Policy::OPEN;
     };
-    let Ok(text) = std::str::from_utf8(&read.bytes) else {
-        return open;
+    policy_of(&read.bytes)
+}
+
+/// The policy an `agents/openai.yaml` holds; one that is not UTF-8 or does not parse changes nothing.
+pub fn policy_of(bytes: &[u8]) -> Policy {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Policy::OPEN;
     };
     let Ok(Some(root)) = yaml::parse(text, TextRange::new(0, text.len())) else {
-        return open;
+        return Policy::OPEN;
     };
     let Some(policy) = root.get("policy").map(|entry| &entry.value) else {
-        return open;
+        return Policy::OPEN;
     };
     let implicit = !matches!(
         policy.get("allow_implicit_invocation").map(|entry| &entry.value.value),

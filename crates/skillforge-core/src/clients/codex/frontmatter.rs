@@ -56,6 +56,11 @@ pub fn single_line(text: &str) -> String {
 /// The verdict on a `SKILL.md`'s bytes; `folder` is the name of the folder holding it.
 pub fn parse_skill(bytes: &[u8], folder: &str) -> Result<Parsed, Drop> {
     let contents = std::str::from_utf8(bytes).map_err(|error| Drop::Read(error.to_string()))?;
+    parse_text(contents, folder)
+}
+
+/// [`parse_skill`] on a file already read as UTF-8.
+pub fn parse_text(contents: &str, folder: &str) -> Result<Parsed, Drop> {
     let frontmatter = extract(contents).ok_or(Drop::MissingFrontmatter)?;
     let fields = match deserialize(&frontmatter) {
         Ok(fields) => fields,

@@ -137,6 +137,76 @@ pub fn discover(project: &Path, environment: &Environment) -> std::io::Result<Di
     Ok(discovered)
 }
 
+/// What Codex does with one `SKILL.md` in one of its skill roots, as `skills/list` answers for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileVerdict {
+    /// Among the loaded skills, under this name and (whitespace-folded, uncut) description; `listed`
+    /// is false when `agents/openai.yaml` keeps it out of the model's list (`p2` `noimp`).
+    Loads {
+        name: String,
+        description: String,
+        listed: bool,
+    },
+    /// Among the load errors, with this message.
+    Dropped(Drop),
+    /// Neither loaded nor reported: Codex passes over it without a word.
+    Ignored(&'static str),
+}
+
+/// Why a skill deeper than Codex walks is never loaded (`tree-nested`: `deep7`).
+pub const TOO_DEEP_IGNORED: &str =
+    "Codex looks for skills at most 6 folders below a skills folder; this SKILL.md is deeper";
+/// Why a skill in a hidden folder is never loaded (`tree-hidden`).
+pub const HIDDEN_IGNORED: &str =
+    "Codex skips entries whose name starts with `.` below a skills folder; this skill is inside one";
+/// Why a linked `SKILL.md` is never loaded (`tree-symlink`).
+pub const LINKED_FILE_IGNORED: &str =
+    "Codex does not read a SKILL.md that is a symbolic link (a linked folder is read)";
+/// Why a skill that loads is not in the model's list (`p2` `noimp`).
+pub const IMPLICIT_OFF: &str =
+    "agents/openai.yaml sets `policy.allow_implicit_invocation: false`: Codex loads it for `$NAME`, but leaves it out of the skills the model is told about";
+/// Why a skill whose policy names other products is never loaded (`p2` `prod`).
+pub const OTHER_PRODUCTS_IGNORED: &str =
+    "agents/openai.yaml names only other products under `policy.products`, so Codex does not load it";
+
+/// The verdict on one `SKILL.md`: `contents` is its text, or the error of reading it as UTF-8;
+/// `folder` the name of the folder holding it; `depth` how many folders below a skills folder Codex
+/// reads it sits, when that is known (0: in the skills folder itself); `linked_file` whether the `SKILL.md` itself is a
+/// symbolic link; `policy` the bytes of the `agents/openai.yaml` beside it, if any. The same rules
+/// as [`discover`], one file at a time.
+pub fn file_verdict(
+    contents: Result<&str, std::str::Utf8Error>,
+    folder: &str,
+    depth: Option<usize>,
+    linked_file: bool,
+    policy: Option<&[u8]>,
+) -> FileVerdict {
+    if depth.is_some_and(|depth| depth > discovery::MAX_DEPTH) {
+        return FileVerdict::Ignored(TOO_DEEP_IGNORED);
+    }
+    if linked_file {
+        return FileVerdict::Ignored(LINKED_FILE_IGNORED);
+    }
+    let parsed = match contents {
+        Ok(text) => frontmatter::parse_text(text, folder),
+        Err(error) => Err(Drop::Read(error.to_string())),
+    };
+    match parsed {
+        Ok(parsed) => {
+            let policy = policy.map_or(discovery::Policy::OPEN, discovery::policy_of);
+            if !policy.for_codex {
+                return FileVerdict::Ignored(OTHER_PRODUCTS_IGNORED);
+            }
+            FileVerdict::Loads {
+                name: parsed.name,
+                description: parsed.description,
+                listed: policy.implicit,
+            }
+        }
+        Err(drop) => FileVerdict::Dropped(drop),
+    }
+}
+
 /// One entry line before the budget.
 struct Line<'a> {
     name: &'a str,

@@ -1,7 +1,7 @@
 use crate::clients::tenxgraph::pyyaml::pyyaml_plain_is_string;
 use crate::frontmatter::yaml::double_quoted;
 use crate::frontmatter::yaml::{Style, Value};
-use crate::lint::{Applicability, Finding, SkillContext, TextEdit};
+use crate::lint::{Applicability, Finding, Severity, SkillContext, TextEdit};
 
 crate::declare_rule! {
     /// ## What it does
@@ -10,7 +10,8 @@ crate::declare_rule! {
     ///
     /// ## Why it matters
     /// PyYAML (10xGraph) reads `yes`, `on`, numbers and dates as non-strings: a non-string name or description
-    /// skips the skill. Codex's typed loader refuses it.
+    /// skips the skill. Codex reads a number or a boolean as its text (a warning under its profile) but
+    /// refuses a list or a map as its name or description; Claude Code shows `1.50` as `1.5`.
     ///
     /// ## Example
     /// ```yaml
@@ -59,10 +60,17 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
                 );
             }
             Value::Sequence { .. } | Value::Mapping { .. } | Value::Alias { .. } => {
-                findings.push(Finding::new(
+                let finding = Finding::new(
                     entry.value.range,
                     format!("`{key}` is {}, not text", entry.value.kind_name()),
-                ))
+                );
+                // Codex refuses a list or map as its name or description (serde's typed read), where a
+                // number or a boolean is only read as its text.
+                findings.push(if matches!(key, "name" | "description") {
+                    finding.with_severity(Severity::Error)
+                } else {
+                    finding
+                });
             }
             _ => {}
         }
