@@ -65,6 +65,31 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             "ROUTER_THRESHOLD",
             skillforge_core::agent::router::DEFAULT_THRESHOLD,
         )
+        // Each profile's title, with the client version it models ("Codex 0.171.0").
+        .constant("PROFILE_TITLES", profile_titles())
+        // The client version behind each catalog dialect.
+        .constant("DIALECT_VERSIONS", dialect_versions())
+}
+
+fn profile_titles() -> std::collections::BTreeMap<String, String> {
+    skillforge_core::lint::ProfileId::ALL
+        .into_iter()
+        .map(|id| (id.as_str().to_string(), id.profile().title.to_string()))
+        .collect()
+}
+
+fn dialect_versions() -> std::collections::BTreeMap<String, String> {
+    use skillforge_core::clients;
+    [
+        ("nagents", clients::nagents::VERSION),
+        ("10xgraph", clients::tenxgraph::VERSION),
+        ("skills-ref", clients::skills_ref::VERSION),
+        ("claude-code", clients::claude_code::VERSION),
+        ("codex", clients::codex::VERSION),
+    ]
+    .into_iter()
+    .map(|(id, version)| (id.to_string(), version.to_string()))
+    .collect()
 }
 
 /// Starts the app and blocks until its last window closes.

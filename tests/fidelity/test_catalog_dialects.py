@@ -14,7 +14,8 @@ folder skills-ref refuses with skills-ref's own message (`{SKILL.md path}: {mess
 
 Every tree is required: a missing one, a peer that raises where it should not, or output that is not
 UTF-8 is a failure, never a skip. 10xGraph's catalog is compared by the lint fidelity suite; Claude
-Code and Codex have no peer library, so they are not compared here. Expected values are computed at
+Code and Codex are compared with their real binaries by test_claude_code.py and test_codex.py (`listing
+--project` and the ROOTS form). Expected values are computed at
 test time by the installed packages.
 
 Usage: test_catalog_dialects.py --binary target/debug/skillforge --fixtures tests/fixtures

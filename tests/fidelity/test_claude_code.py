@@ -12,7 +12,9 @@ For the probe projects and fixture trees, `skillforge lint --profile claude-code
 `.claude/skills`: a `loads` verdict must be the entry the binary sent for that folder (`- NAME: DESCRIPTION`, or
 `- NAME` where the budget shrank it), any other verdict a folder the binary did not list; and every entry the
 binary sent must have a linted SKILL.md, except in a hidden folder (lint does not search those yet) or behind a
-link out of the linted folder (lint never follows one): those are named and counted.
+link out of the linted folder (lint never follows one): those are named and counted. And `skillforge listing
+--dialect claude-code ROOT` over that `.claude/skills` must print the block byte for byte (not compared, and said
+so, where lint skips a skill the binary lists).
 
 Projects:
 - the probe set of tests/fidelity/client_probes.py (probes, layout trees, real-world-shaped skills, all of them in
@@ -55,7 +57,7 @@ SUITE = "claude code fidelity"
 # 142 probe projects, the fixture trees, the layouts, the budgets, the budget edge and the client's own entries
 # against 2.1.332, and the lint verdicts of the probe projects and fixture trees: a case list that shrinks below this (a probe generator or a fixture folder that vanished)
 # fails the suite.
-MIN_CASES = 329
+MIN_CASES = 482
 # Bounds the whole run (the machine is shared; this is a guard, never a measurement).
 SUITE_TIMEOUT = 2400.0
 
@@ -167,6 +169,11 @@ def run_case(case: Case, claude: str, binary: str, builtin: list[str]) -> tuple[
                     case.verdict_result = (None, None, [], problem)
                 else:
                     case.verdict_result = (*compare_verdicts(verdicts, refused, root, listing["entry_list"]), None)
+                if root.is_dir():
+                    # The ROOTS form over the same folder.
+                    case.roots_form = run_cli(binary, ["listing", "--dialect", "claude-code", str(root)],
+                                              env=cli_env).stdout
+                    case.expected_block = expected
             return case.label, out.stdout, expected, None
     except (real_clients.ClientError, OSError, ValueError, subprocess.TimeoutExpired) as error:
         return case.label, None, None, repr(error)
@@ -329,6 +336,13 @@ def main(argv: list[str]) -> int:
                         unlinted_total += len(unlinted)
                         for key in unlinted:
                             print(f"not linted {label}: {key}")
+                        if getattr(case, "roots_form", None) is not None:
+                            if unlinted:
+                                print(f"not compared {label}: the ROOTS form (lint, which reads the folder for it, "
+                                      f"skips {len(unlinted)} of the skills)")
+                            else:
+                                results.check(f"{label}: ROOTS form", case.expected_block.encode("utf-8"),
+                                              case.roots_form)
             print(f"{SUITE}: lint verdicts compared per SKILL.md: "
                   + ", ".join(f"{count} {state}" for state, count in sorted(counts.items()))
                   + f"; {unlinted_total} listed skills that lint does not read (hidden folders, links out)")

@@ -14,7 +14,8 @@ namespace, every process stopped by its id), and two things are taken from it at
   `.codex/skills`, whose verdict for every SKILL.md must be what `skills/list` says of it (loaded under this
   name and description, and listed in the block or not; dropped with this message; or passed over), and every
   skill Codex loads or reports must be linted (a link out of the linted folder, which lint never follows, is
-  named and counted instead).
+  named and counted instead); and `skillforge listing --dialect codex ROOT…` over those folders, which must
+  print the block byte for byte (not compared, and said so, where lint skips a skill Codex reads).
 
 Cases: every project of tests/fidelity/client_probes.py (probes, layout trees, 500 generated skills); the
 extra probes below (`.codex/skills`, `agents/openai.yaml` policies, metadata types, git layouts, links,
@@ -52,7 +53,7 @@ from fidelity_common import Results, shorten  # noqa: E402
 # extra probes, 11 fixture cases and 27 budget cases, and the lint verdicts of the 174 cases whose working
 # folder is the project (probes, extra probes without HOME or CODEX_HOME, fixtures). A smaller count means
 # cases were lost.
-MIN_CASES = 590
+MIN_CASES = 763
 
 # Context windows for the budget trees: around the 2 % threshold (1,349 / 1,350), where skills drop
 # (1,000; 100,000), where descriptions are shared out (200,000; 400,000), and around the largest window
@@ -252,8 +253,15 @@ def run_case(case: Case, codex: str, binary: str) -> dict:
         env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "CODEX_HOME": str(codex_home), "LANG": "C.UTF-8"}
         ours = subprocess.run(arguments, env=env, capture_output=True, timeout=300)
         linted = lint_verdicts(binary, case.cwd, env) if case.verdicts else None
+        roots_form = None
+        if case.verdicts:
+            # The ROOTS form over the same skills folders, in Codex's root order.
+            roots = [str(root.resolve()) for root in (case.cwd / ".codex" / "skills", case.cwd / A) if root.is_dir()]
+            if roots:
+                roots_form = subprocess.run([binary, "listing", "--dialect", "codex", *roots], env=env,
+                                            capture_output=True, timeout=300).stdout
     return {"block": block, "errors": listed["errors"], "skills": listed["skills"], "ours": ours, "linted": linted,
-            "project": case.cwd.resolve()}
+            "project": case.cwd.resolve(), "roots_form": roots_form}
 
 
 # The forms of the messages Codex's `skills/list` reports for a dropped skill (as observed on the binary): a
@@ -373,7 +381,12 @@ def compare(case: Case, outcome: dict, results: Results) -> None:
         VERDICT_COUNTS["not linted"] = VERDICT_COUNTS.get("not linted", 0) + len(unlinted)
         for path in unlinted:
             print(f"not linted {label}: {path}")
-        outcome["unlinted"] = len(unlinted)
+        if outcome["roots_form"] is not None:
+            if unlinted:
+                print(f"not compared {label}: the ROOTS form (lint, which reads the folders for it, skips "
+                      f"{len(unlinted)} of the skills)")
+            else:
+                results.check(f"{label}: ROOTS form", expected, outcome["roots_form"])
 
 
 def main(argv: list[str]) -> int:

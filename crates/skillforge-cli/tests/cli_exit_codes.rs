@@ -146,6 +146,138 @@ fn listing_for_each_dialect() {
     );
 }
 
+/// `listing --project`: the client's own discovery from the project folder, with HOME and CODEX_HOME
+/// pointing at an empty folder so nothing of the machine's own skills takes part.
+#[test]
+fn listing_of_a_project() {
+    let temp = workspace();
+    let root = temp.path();
+    let pdf = "Extract text from PDF files. Use when the user mentions PDFs.";
+    skill(
+        &root.join("good/.agents/skills"),
+        "pdf-tools",
+        "pdf-tools",
+        pdf,
+    );
+    skill(
+        &root.join("good/.claude/skills"),
+        "pdf-tools",
+        "pdf-tools",
+        pdf,
+    );
+    // Codex drops a skill whose description is missing, and says so: exit 1.
+    let bad = root.join("bad/.agents/skills/no-description");
+    if let Err(error) = std::fs::create_dir_all(&bad)
+        .and_then(|()| std::fs::write(bad.join("SKILL.md"), "---\nname: x\n---\nBody\n"))
+    {
+        panic!("{}: {error}", bad.display());
+    }
+    let home = root.join("home");
+    if let Err(error) = std::fs::create_dir_all(&home) {
+        panic!("{}: {error}", home.display());
+    }
+    let run = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_skillforge"))
+            .current_dir(root)
+            .env("HOME", &home)
+            .env("CODEX_HOME", &home)
+            .args(args)
+            .output();
+        match output {
+            Ok(output) => (
+                output.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&output.stdout).into_owned(),
+                String::from_utf8_lossy(&output.stderr).into_owned(),
+            ),
+            Err(error) => panic!("cannot run skillforge: {error}"),
+        }
+    };
+    let cases: &[(i32, &[&str])] = &[
+        (
+            CLEAN,
+            &["listing", "--dialect", "codex", "--project", "good"],
+        ),
+        (
+            FINDINGS,
+            &["listing", "--dialect", "codex", "--project", "bad"],
+        ),
+        (
+            CLEAN,
+            &["listing", "--dialect", "claude-code", "--project", "good"],
+        ),
+        // Claude Code reads every skill it finds: nothing here is refused.
+        (
+            CLEAN,
+            &["listing", "--dialect", "claude-code", "--project", "bad"],
+        ),
+        (
+            FAILURE,
+            &["listing", "--dialect", "codex", "--project", "missing"],
+        ),
+        (
+            FAILURE,
+            &[
+                "listing",
+                "--dialect",
+                "claude-code",
+                "--project",
+                "missing",
+            ],
+        ),
+        (
+            FAILURE,
+            &[
+                "listing",
+                "--dialect",
+                "claude-code",
+                "--project",
+                "good",
+                "--budget",
+                "0",
+            ],
+        ),
+        (
+            FAILURE,
+            &[
+                "listing",
+                "--dialect",
+                "claude-code",
+                "--project",
+                "good",
+                "--json",
+            ],
+        ),
+        (
+            FAILURE,
+            &["listing", "--dialect", "nagents", "--project", "good"],
+        ),
+        (
+            FAILURE,
+            &["listing", "good", "--dialect", "codex", "--project", "good"],
+        ),
+    ];
+    for (expected, args) in cases {
+        let (code, stdout, stderr) = run(args);
+        assert_eq!(
+            code,
+            *expected,
+            "skillforge {}\n{stdout}{stderr}",
+            args.join(" ")
+        );
+    }
+    // The dropped skill is named with Codex's message; the listed one is in the block.
+    let (_, _, stderr) = run(&["listing", "--dialect", "codex", "--project", "bad"]);
+    assert!(
+        stderr.contains("no-description/SKILL.md: missing field `description`"),
+        "{stderr}"
+    );
+    let (_, stdout, _) = run(&["listing", "--dialect", "codex", "--project", "good"]);
+    assert!(
+        stdout.contains("- pdf-tools: Extract text from PDF files."),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn simulate() {
     let temp = workspace();

@@ -61,7 +61,7 @@ export type {
 export type Result<T> = { status: "ok"; data: T } | { status: "error"; error: AppError };
 
 /** The router's default minimum score (the engine's, so the app starts where the CLI does). */
-export { ROUTER_THRESHOLD } from "./bindings.gen";
+export { DIALECT_VERSIONS, PROFILE_TITLES, ROUTER_THRESHOLD } from "./bindings.gen";
 
 export const PROFILES: ProfileId[] = ["spec", "nagents", "10xgraph", "claude-code", "claude-upload", "codex", "copilot", "opencode"];
 

@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 
 use super::listing::{self, ReadsFor};
 use crate::builtin;
-use crate::clients::claude_code::{ClaudeCode, ClaudeCodeSkill};
-use crate::clients::codex::{Codex, CodexSkill, CODEX_MAX_DESCRIPTION_CHARS, CODEX_MAX_NAME_CHARS};
+use crate::clients::claude_code::{self, ClaudeCode};
+use crate::clients::codex::{self, Codex};
 use crate::clients::listing::{CatalogDialect, CatalogLimits, CatalogPreview};
 use crate::clients::nagents::listing::Nagents;
 use crate::clients::nagents::partition;
@@ -25,8 +25,9 @@ use crate::clients::tenxgraph::registry::{self as tenxgraph, Registry, ScannedDi
 use crate::discovery::directory::absolute_root;
 use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey};
 use crate::frontmatter::lite::parse_skill_metadata;
-use crate::frontmatter::yaml::{self, Node, Value};
+use crate::frontmatter::yaml::{self, Value};
 use crate::lint::config::Config;
+use crate::lint::context::{FileProbe, RealFiles, SkillFile};
 use crate::lint::workspace::{self as lint_workspace, CollectError};
 use crate::python;
 use crate::skill::Skill;
@@ -56,17 +57,36 @@ impl std::fmt::Display for Unreadable {
     }
 }
 
+/// Where a SKILL.md sits and what lies beside it, which Codex's and Claude Code's verdicts need besides
+/// the text; kept when an editor buffer replaces the file's text.
+#[derive(Debug, Clone, Default)]
+struct Surroundings {
+    /// Inside another skill's folder.
+    nested: bool,
+    /// The SKILL.md is a symbolic link.
+    linked_file: bool,
+    /// `agents/openai.yaml` beside it.
+    codex_policy: Option<Vec<u8>>,
+    /// Rust's error for the file's bytes, when they are not UTF-8.
+    utf8_error: Option<std::str::Utf8Error>,
+    /// The file's resolved path: Codex loads a file reached by two paths once, under the first.
+    identity: Option<PathBuf>,
+}
+
 /// One SKILL.md as the full-YAML clients read it, computed once per text.
 #[derive(Debug, Clone)]
 struct Document {
     path: PathBuf,
+    surroundings: Surroundings,
     skills_ref: Result<SkillsRefSkill, String>,
-    claude_code: ClaudeCodeSkill,
-    codex: Result<CodexSkill, String>,
+    /// The skill Claude Code loads, as if its folder were installed in `.claude/skills`.
+    claude_code: Option<claude_code::Skill>,
+    /// Codex's verdict, its depth below a skills root not applied yet.
+    codex: codex::FileVerdict,
 }
 
 impl Document {
-    fn read(path: &Path, text: &str) -> Self {
+    fn read(path: &Path, text: &str, surroundings: Surroundings) -> Self {
         let dir = path.parent().unwrap_or(path);
         let dir_name = dir
             .file_name()
@@ -77,79 +97,42 @@ impl Document {
             .unwrap_or_else(|_| dir.to_path_buf())
             .join(SKILL_FILE);
         let display = path.display().to_string();
-        let strict = strict_frontmatter(text);
-        let field = |node: &Option<Node>, key: &str| -> Option<String> {
-            node.as_ref()
-                .and_then(|node| node.get(key))
-                .and_then(|entry| entry.value.as_scalar())
-                .map(|(text, _)| text.to_string())
+        let place = claude_code::Place::of(path, surroundings.nested);
+        // Both clients open `SKILL.md` by that exact name: a lowercase `skill.md` is not read.
+        let exact_name = path.file_name().is_some_and(|name| name == SKILL_FILE);
+        let claude_code = claude_code::load_placed(&dir_name, text.as_bytes(), place)
+            .ok()
+            .filter(|_| exact_name);
+        let codex = if !exact_name {
+            codex::FileVerdict::Ignored("Codex reads only files named exactly `SKILL.md`")
+        } else {
+            codex::file_verdict(
+                surroundings.utf8_error.map_or(Ok(text), Err),
+                &dir_name,
+                None,
+                surroundings.linked_file,
+                surroundings.codex_policy.as_deref(),
+            )
         };
-        let claude_code = match &strict {
-            Ok(node) => ClaudeCodeSkill {
-                name: field(node, "name")
-                    .map(|name| python::strip(&name).to_string())
-                    .filter(|name| !name.is_empty())
-                    .unwrap_or_else(|| dir_name.clone()),
-                description: field(node, "description").unwrap_or_default(),
-                when_to_use: field(node, "when_to_use"),
-                location: display.clone(),
-            },
-            // Malformed frontmatter: Claude Code still loads the body, with empty metadata.
-            Err(_) => ClaudeCodeSkill {
-                name: dir_name.clone(),
-                description: String::new(),
-                when_to_use: None,
-                location: display.clone(),
-            },
-        };
-        let codex = strict
-            .as_ref()
-            .map_err(|error| format!("{display}: invalid YAML frontmatter, skipped: {error}"))
-            .and_then(|node| {
-                let name = field(node, "name").unwrap_or_else(|| dir_name.clone());
-                let description = field(node, "description")
-                    .ok_or_else(|| format!("{display}: no description, skipped"))?;
-                let description = collapse_whitespace(&description);
-                if python::char_len(&name) > CODEX_MAX_NAME_CHARS {
-                    return Err(format!(
-                        "{display}: name longer than {CODEX_MAX_NAME_CHARS} characters, skipped"
-                    ));
-                }
-                if python::char_len(&description) > CODEX_MAX_DESCRIPTION_CHARS {
-                    return Err(format!(
-                        "{display}: description longer than {CODEX_MAX_DESCRIPTION_CHARS} characters, skipped"
-                    ));
-                }
-                Ok(CodexSkill {
-                    name,
-                    description,
-                    path: display.clone(),
-                })
-            });
         Self {
             path: path.to_path_buf(),
             skills_ref: skills_ref_properties(text, &resolved.display().to_string())
                 .map_err(|error| format!("{display}: {error}")),
             claude_code,
             codex,
+            surroundings,
         }
     }
-}
 
-/// The frontmatter mapping as a strict YAML reader sees it; `Ok(None)` for an empty block.
-fn strict_frontmatter(text: &str) -> Result<Option<Node>, String> {
-    let layout = yaml::layout(text).map_err(|error| error.to_string())?;
-    let node = yaml::parse(text, layout.yaml).map_err(|error| error.to_string())?;
-    match &node {
-        Some(Node {
-            value: Value::Mapping { .. },
-            ..
-        })
-        | None => Ok(node),
-        Some(other) => Err(format!(
-            "the frontmatter is {}, not a mapping",
-            other.kind_name()
-        )),
+    fn of_file(file: &SkillFile) -> Self {
+        let surroundings = Surroundings {
+            nested: file.placement.nested_in.is_some(),
+            linked_file: file.placement.symlinked_file,
+            codex_policy: RealFiles.read(file.dir(), Path::new("agents/openai.yaml")),
+            utf8_error: file.utf8_error,
+            identity: std::fs::canonicalize(&file.path).ok(),
+        };
+        Self::read(&file.path, &file.source, surroundings)
     }
 }
 
@@ -187,14 +170,6 @@ fn skills_ref_properties(text: &str, location: &str) -> Result<SkillsRefSkill, S
         description,
         location: location.to_string(),
     })
-}
-
-/// `" ".join(text.split())`.
-fn collapse_whitespace(text: &str) -> String {
-    text.split(python::is_space)
-        .filter(|part| !part.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The nagents view with buffers applied.
@@ -242,7 +217,7 @@ impl CatalogSession {
                         collected
                             .files
                             .into_iter()
-                            .map(|file| Document::read(&file.path, &file.source)),
+                            .map(|file| Document::of_file(&file)),
                     );
                     unreadable.extend(collected.skipped.into_iter().map(|skipped| Unreadable {
                         path: skipped.path,
@@ -292,7 +267,11 @@ impl CatalogSession {
             .iter()
             .filter_map(|skill| {
                 let text = builtin::file_text(&skill.location)?;
-                Some(Document::read(Path::new(&skill.location), text))
+                Some(Document::read(
+                    Path::new(&skill.location),
+                    text,
+                    Surroundings::default(),
+                ))
             })
             .collect();
         Self {
@@ -458,9 +437,12 @@ impl CatalogSession {
         for buffer in buffers {
             let path = Path::new(&buffer.path);
             match documents.iter_mut().find(|document| document.path == path) {
-                Some(document) => *document = Document::read(path, &buffer.text),
+                Some(document) => {
+                    let surroundings = document.surroundings.clone();
+                    *document = Document::read(path, &buffer.text, surroundings);
+                }
                 None if self.is_skill_file_inside(path) => {
-                    documents.push(Document::read(path, &buffer.text));
+                    documents.push(Document::read(path, &buffer.text, Surroundings::default()));
                 }
                 None => {}
             }
@@ -517,20 +499,99 @@ impl ReadsFor<SkillsRef> for CatalogSession {
 }
 
 impl ReadsFor<ClaudeCode> for CatalogSession {
-    fn read_for(&self, buffers: &[Buffer]) -> (Vec<ClaudeCodeSkill>, Vec<String>) {
-        let skills = self
+    /// Every skill folder as if installed in one `.claude/skills`: in the client's order (folder names
+    /// by `localeCompare`), the first of two folders with one name kept, as the client keeps the first.
+    fn read_for(&self, buffers: &[Buffer]) -> (Vec<claude_code::Located>, Vec<String>) {
+        let mut seen = HashSet::new();
+        let mut skills: Vec<claude_code::Located> = self
             .documents(buffers)
             .into_iter()
-            .map(|document| document.claude_code)
+            .filter_map(|document| {
+                let skill = document.claude_code?;
+                seen.insert(skill.folder.clone())
+                    .then(|| claude_code::Located {
+                        skill,
+                        location: document.path.display().to_string(),
+                    })
+            })
             .collect();
+        let mut collator =
+            feruca::Collator::new(feruca::Tailoring::Cldr(feruca::Locale::Root), false, false);
+        skills.sort_by(|a, b| collator.collate(&a.skill.folder, &b.skill.folder));
         (skills, self.with_unreadable(Vec::new()))
     }
 }
 
 impl ReadsFor<Codex> for CatalogSession {
-    fn read_for(&self, buffers: &[Buffer]) -> (Vec<CodexSkill>, Vec<String>) {
-        let (skills, problems) = split(self.documents(buffers), |d| d.codex);
-        (skills, self.with_unreadable(problems))
+    /// The open folders read as Codex's skill roots (the builtin skills as one root).
+    fn read_for(&self, buffers: &[Buffer]) -> (codex::Discovered, Vec<String>) {
+        let roots: Vec<codex::Root> = self
+            .roots
+            .iter()
+            .map(|path| codex::Root {
+                path: path.clone(),
+                scope: codex::Scope::Repo,
+            })
+            .collect();
+        let mut discovered = codex::Discovered {
+            roots,
+            ..codex::Discovered::default()
+        };
+        if discovered.roots.is_empty() {
+            // The builtin skills: their locations are `package:skillforge/skills/<dir>/SKILL.md`.
+            discovered.roots.push(codex::Root {
+                path: PathBuf::from("package:skillforge/skills"),
+                scope: codex::Scope::Repo,
+            });
+        }
+        let mut problems = Vec::new();
+        let mut identities = HashSet::new();
+        for document in self.documents(buffers) {
+            if let Some(identity) = &document.surroundings.identity {
+                if !identities.insert(identity.clone()) {
+                    continue;
+                }
+            }
+            let (root, relative) = discovered
+                .roots
+                .iter()
+                .enumerate()
+                .find_map(|(index, root)| {
+                    let relative = document.path.strip_prefix(&root.path).ok()?;
+                    Some((index, relative.to_path_buf()))
+                })
+                .unwrap_or((0, document.path.clone()));
+            let depth = relative.components().count().saturating_sub(1);
+            if depth > codex::discovery::MAX_DEPTH {
+                continue;
+            }
+            match document.codex {
+                codex::FileVerdict::Loads {
+                    name,
+                    description,
+                    listed,
+                } => discovered.skills.push(codex::Loaded {
+                    name,
+                    description,
+                    scope: codex::Scope::Repo,
+                    root,
+                    relative,
+                    implicit: listed,
+                }),
+                codex::FileVerdict::Dropped(reason) => {
+                    problems.push(format!(
+                        "{}: Codex drops it: {reason}",
+                        document.path.display()
+                    ));
+                    discovered.dropped.push(codex::Dropped {
+                        path: document.path.clone(),
+                        reason,
+                    });
+                }
+                codex::FileVerdict::Ignored(_) => {}
+            }
+        }
+        (discovered, self.with_unreadable(problems))
     }
 }
 

@@ -17,3 +17,68 @@ pub mod listing;
 pub mod nagents;
 pub mod skills_ref;
 pub mod tenxgraph;
+
+/// The folders between a client's skills folder in `path` (the last place its components `roots`
+/// appear, e.g. `.claude/skills`) and the SKILL.md at its end; `None` when the path holds none, so the
+/// skill is judged as if its folder were installed in one. The path is made absolute as written, links
+/// not resolved: a linked skill folder counts where its link is.
+pub(crate) fn below_root(
+    path: &std::path::Path,
+    roots: &[&[&str]],
+) -> Option<Vec<std::ffi::OsString>> {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let names: Vec<&std::ffi::OsStr> = absolute
+        .components()
+        .filter_map(|component| match component {
+            std::path::Component::Normal(name) => Some(name),
+            _ => None,
+        })
+        .collect();
+    let folders = names.len().checked_sub(1)?;
+    let end = roots
+        .iter()
+        .filter_map(|root| {
+            (root.len()..=folders).rev().find(|end| {
+                names[end - root.len()..*end]
+                    .iter()
+                    .zip(root.iter())
+                    .all(|(a, b)| a == b)
+            })
+        })
+        .max()?;
+    Some(
+        names[end..folders]
+            .iter()
+            .map(|name| name.to_os_string())
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_folders_below_the_last_client_root_in_a_path() {
+        let claude: &[&[&str]] = &[&[".claude", "skills"]];
+        let below = |path: &str| {
+            below_root(std::path::Path::new(path), claude).map(|folders| {
+                folders
+                    .iter()
+                    .map(|name| name.to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(
+            below("/r/.claude/skills/a/SKILL.md"),
+            Some(vec!["a".to_string()])
+        );
+        assert_eq!(below("/r/.claude/skills/SKILL.md"), Some(vec![]));
+        assert_eq!(
+            below("/r/.claude/skills/a/.claude/skills/b/c/SKILL.md"),
+            Some(vec!["b".to_string(), "c".to_string()])
+        );
+        assert_eq!(below("/r/skills/a/SKILL.md"), None);
+        assert_eq!(below("/r/.claude/a/SKILL.md"), None);
+    }
+}

@@ -55,13 +55,22 @@ pub fn profiles_markdown() -> String {
          `skillforge.toml`; by default all are used.\n",
     );
     out.push_str(
-        "\nHow verdicts are reached: `10xgraph` replays 10xGraph's loader step by step (checked against\n\
-         10xgraph in `tests/fidelity/test_lint.py`); `nagents` runs the engine's copy of nagents' line parser\n\
-         (checked per skill against nagents' directory discovery and catalog on every fixture tree, in the same\n\
-         suite); `spec` is valid when no error-level `spec` finding remains (checked rule by rule against\n\
-         skills-ref's messages, in the same suite). `claude-code` always loads: malformed YAML keeps the\n\
-         body with empty metadata and the folder name. For `claude-upload`, `codex`, `copilot` and `opencode` the verdict is derived from\n\
-         the profile's error-level findings, from the documented behaviour below, not from running the client.\n",
+        "\nWhat each profile rests on:\n\n\
+         | Profile | Client | How its verdicts are reached and checked |\n\
+         |---|---|---|\n\
+         | `spec` | skills-ref 0.1.1 | valid when no error-level `spec` finding remains; rule by rule against skills-ref's messages (`tests/fidelity/test_lint.py`) |\n\
+         | `nagents` | nagents 0.25.2 | the engine's copy of nagents' line parser; per skill against nagents' discovery and catalog on every fixture tree (`test_lint.py`) |\n\
+         | `10xgraph` | 10xgraph 0.10.3 | a replay of 10xGraph's loader; against 10xgraph (`test_lint.py`) |\n\
+         | `claude-code` | the Claude Code 2.1.332 binary | its model (`clients::claude_code`); every verdict against the listing the binary sends, on 155 projects (`tests/fidelity/test_claude_code.py`) |\n\
+         | `codex` | the Codex 0.171.0 binary | its model (`clients::codex`); every verdict against `codex app-server` `skills/list` and the block of `codex debug prompt-input`, on 174 projects (`tests/fidelity/test_codex.py`) |\n\
+         | `claude-upload` | none run | the profile's error-level findings, from `quick_validate.py` and the upload documentation |\n\
+         | `copilot` | none run | the profile's error-level findings, from documentation |\n\
+         | `opencode` | none run | the profile's error-level findings, from documentation |\n\
+         \n\
+         For `claude-code` and `codex` a skill is judged where it sits: below a `.claude/skills` (or `.agents/skills`,\n\
+         `.codex/skills`) in its path as the client reads that folder, elsewhere as if its folder were installed in one.\n\
+         Severities are per profile: a finding that is an error for one client and a warning for another is reported\n\
+         once for each, so a client's verdict and the exit code rest on that client's severity alone.\n",
     );
     for profile in &PROFILES {
         let _ = write!(

@@ -165,17 +165,14 @@ fn codex_outcome(context: &SkillContext<'_>) -> Outcome {
     let policy = context
         .files
         .read(file.dir(), std::path::Path::new("agents/openai.yaml"));
-    let below = below_root(&file.path, &[&[".agents", "skills"], &[".codex", "skills"]]);
-    if below
-        .iter()
-        .flatten()
-        .any(|name| name.as_encoded_bytes().starts_with(b"."))
-    {
-        return Outcome::Skipped {
-            reason: codex::HIDDEN_IGNORED.to_string(),
-        };
-    }
-    let depth = below.map(|folders| folders.len());
+    let depth = match codex::depth_in_root(&file.path) {
+        Ok(depth) => depth,
+        Err(reason) => {
+            return Outcome::Skipped {
+                reason: reason.to_string(),
+            }
+        }
+    };
     match codex::file_verdict(
         contents,
         &file.dir_name,
@@ -209,12 +206,7 @@ fn codex_outcome(context: &SkillContext<'_>) -> Outcome {
 /// folder sat in one of Claude Code's skill roots. Invalid UTF-8 is read as U+FFFD, as the client does.
 fn claude_code_outcome(context: &SkillContext<'_>) -> Outcome {
     let placement = &context.file.placement;
-    let place = match below_root(&context.file.path, &[&[".claude", "skills"]]) {
-        Some(folders) => claude_code::Place::BelowRoot(folders.len()),
-        None => claude_code::Place::Elsewhere {
-            nested: placement.nested_in.is_some(),
-        },
-    };
+    let place = claude_code::Place::of(&context.file.path, placement.nested_in.is_some());
     match claude_code::file_verdict(
         &context.file.dir_name,
         context.source.as_bytes(),
@@ -232,39 +224,6 @@ fn claude_code_outcome(context: &SkillContext<'_>) -> Outcome {
             reason: reason.to_string(),
         },
     }
-}
-
-/// The folders between a client's skills folder in `path` (the last place its components `roots`
-/// appear, e.g. `.claude/skills`) and the SKILL.md at its end; `None` when the path holds none, so the
-/// skill is judged as if its folder were installed in one. The path is made absolute as written, links
-/// not resolved: a linked skill folder counts where its link is.
-fn below_root(path: &std::path::Path, roots: &[&[&str]]) -> Option<Vec<std::ffi::OsString>> {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let names: Vec<&std::ffi::OsStr> = absolute
-        .components()
-        .filter_map(|component| match component {
-            std::path::Component::Normal(name) => Some(name),
-            _ => None,
-        })
-        .collect();
-    let folders = names.len().checked_sub(1)?;
-    let end = roots
-        .iter()
-        .filter_map(|root| {
-            (root.len()..=folders).rev().find(|end| {
-                names[end - root.len()..*end]
-                    .iter()
-                    .zip(root.iter())
-                    .all(|(a, b)| a == b)
-            })
-        })
-        .max()?;
-    Some(
-        names[end..folders]
-            .iter()
-            .map(|name| name.to_os_string())
-            .collect(),
-    )
 }
 
 /// The name nagents gives the skill in `file`, or `None` when nagents does not load it at all
@@ -317,30 +276,6 @@ fn nagents_frontmatter_end(source: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_folders_below_the_last_client_root_in_a_path() {
-        let claude: &[&[&str]] = &[&[".claude", "skills"]];
-        let below = |path: &str| {
-            below_root(std::path::Path::new(path), claude).map(|folders| {
-                folders
-                    .iter()
-                    .map(|name| name.to_string_lossy().into_owned())
-                    .collect::<Vec<_>>()
-            })
-        };
-        assert_eq!(
-            below("/r/.claude/skills/a/SKILL.md"),
-            Some(vec!["a".to_string()])
-        );
-        assert_eq!(below("/r/.claude/skills/SKILL.md"), Some(vec![]));
-        assert_eq!(
-            below("/r/.claude/skills/a/.claude/skills/b/c/SKILL.md"),
-            Some(vec!["b".to_string(), "c".to_string()])
-        );
-        assert_eq!(below("/r/skills/a/SKILL.md"), None);
-        assert_eq!(below("/r/.claude/a/SKILL.md"), None);
-    }
 
     fn skill_files(dir: &std::path::Path, found: &mut Vec<Vec<u8>>) {
         for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {

@@ -1,5 +1,6 @@
 // Pure helpers behind the previews: controls, ranges in the model-facing text, `$name` completion, trigger rows.
 import type { Buffer, CatalogBudget, CatalogDialect, CatalogEntry, CatalogLimits, EvalQuery, Skill } from "../backend";
+import { DIALECT_VERSIONS } from "../backend";
 
 export interface DialectInfo {
   id: CatalogDialect;
@@ -8,12 +9,13 @@ export interface DialectInfo {
   control: "manifest_tokens" | "context_window" | null;
 }
 
+// Each label names the client version the engine reproduces (checked against that release in `make test`).
 export const DIALECTS: DialectInfo[] = [
-  { id: "nagents", label: "nagents manifest", control: "manifest_tokens" },
-  { id: "10xgraph", label: "10xGraph catalog", control: null },
-  { id: "skills-ref", label: "skills-ref to-prompt", control: null },
-  { id: "claude-code", label: "Claude Code listing", control: "context_window" },
-  { id: "codex", label: "Codex listing", control: "context_window" },
+  { id: "nagents", label: `nagents ${DIALECT_VERSIONS.nagents} manifest`, control: "manifest_tokens" },
+  { id: "10xgraph", label: `10xGraph ${DIALECT_VERSIONS["10xgraph"]} catalog`, control: null },
+  { id: "skills-ref", label: `skills-ref ${DIALECT_VERSIONS["skills-ref"]} to-prompt`, control: null },
+  { id: "claude-code", label: `Claude Code ${DIALECT_VERSIONS["claude-code"]} listing`, control: "context_window" },
+  { id: "codex", label: `Codex ${DIALECT_VERSIONS.codex} listing`, control: "context_window" },
 ];
 
 export function dialectInfo(id: CatalogDialect): DialectInfo {
@@ -23,7 +25,9 @@ export function dialectInfo(id: CatalogDialect): DialectInfo {
 /** Each control's range and the value the client itself uses. */
 export const RANGES = {
   manifest_tokens: { min: 1, max: 20_000, initial: 10_000, label: "Manifest budget (tokens)" },
-  context_window: { min: 1_000, max: 1_000_000, initial: 200_000, label: "Context window (tokens)" },
+  // 1,000,000 is the default model's window for Claude Code (its 30,000-character listing budget); Codex counts
+  // at most 872,000 of a window.
+  context_window: { min: 1_000, max: 2_000_000, initial: 1_000_000, label: "Context window (tokens)" },
   token_limit: { min: 1, max: 100_000, initial: 10_000, label: "Load budget (skill_token_limit)" },
 } as const;
 

@@ -79,6 +79,17 @@ pub enum Place {
     Elsewhere { nested: bool },
 }
 
+impl Place {
+    /// The place of the SKILL.md at `path`: below the last `.claude/skills` in it, else where its folder
+    /// would be installed (`nested`: inside another skill's folder).
+    pub fn of(path: &Path, nested: bool) -> Place {
+        match super::below_root(path, &[&[".claude", "skills"]]) {
+            Some(folders) => Place::BelowRoot(folders.len()),
+            None => Place::Elsewhere { nested },
+        }
+    }
+}
+
 /// The verdict on one `SKILL.md` of `folder` with these bytes, at `place`; `first_of_its_name` when no
 /// skill before it (in the client's order) has the same frontmatter name, which decides whether the
 /// name is shown after the folder. The same rules as [`discover`] and [`Listing`], one file at a time.
@@ -88,19 +99,10 @@ pub fn file_verdict(
     place: Place,
     first_of_its_name: bool,
 ) -> FileVerdict {
-    match place {
-        Place::BelowRoot(0) => return FileVerdict::Ignored(ROOT_FILE_IGNORED),
-        Place::BelowRoot(1) | Place::Elsewhere { nested: false } => {}
-        Place::BelowRoot(_) => return FileVerdict::Ignored(TOO_DEEP_IGNORED),
-        Place::Elsewhere { nested: true } => return FileVerdict::Ignored(NESTED_IGNORED),
-    }
-    if !skill::folder_offered(folder) {
-        return FileVerdict::Ignored(FOLDER_IGNORED);
-    }
-    if bytes.len() as u64 > discovery::SKILL_FILE_MAX {
-        return FileVerdict::Ignored(TOO_LARGE_IGNORED);
-    }
-    let mut skill = Skill::load(folder, bytes);
+    let mut skill = match load_placed(folder, bytes, place) {
+        Ok(skill) => skill,
+        Err(reason) => return FileVerdict::Ignored(reason),
+    };
     if skill.model_invocation_disabled {
         return FileVerdict::Unlisted {
             name: skill.folder,
@@ -115,144 +117,140 @@ pub fn file_verdict(
     FileVerdict::Listed { name, description }
 }
 
+/// The skill the client loads from this SKILL.md at `place`, or why it reads none there.
+pub fn load_placed(folder: &str, bytes: &[u8], place: Place) -> Result<Skill, &'static str> {
+    match place {
+        Place::BelowRoot(0) => return Err(ROOT_FILE_IGNORED),
+        Place::BelowRoot(1) | Place::Elsewhere { nested: false } => {}
+        Place::BelowRoot(_) => return Err(TOO_DEEP_IGNORED),
+        Place::Elsewhere { nested: true } => return Err(NESTED_IGNORED),
+    }
+    if !skill::folder_offered(folder) {
+        return Err(FOLDER_IGNORED);
+    }
+    if bytes.len() as u64 > discovery::SKILL_FILE_MAX {
+        return Err(TOO_LARGE_IGNORED);
+    }
+    Ok(Skill::load(folder, bytes))
+}
+
 // The listing of the ROOTS form of `skillforge listing --dialect claude-code` and of the app's catalog
-// preview, still from published facts (docs/dialects.md); the model above is what `--project` prints.
+// preview: the same model, with the skill folders found in the given folders read as if they were
+// installed in `.claude/skills`.
 
 use crate::clients::listing::{
     assemble, clamp, BudgetUnit, CatalogBudget, CatalogDialect, CatalogLimits, CatalogPreview,
     Client, Draft,
 };
-use crate::python;
 
-/// Claude Code: the listing may use 1% of the context window, at 4 characters per token.
-pub const CLAUDE_CODE_BUDGET_PERCENT: u64 = 1;
-/// Claude Code: characters per token in the listing budget.
-pub const CLAUDE_CODE_CHARS_PER_TOKEN: u64 = 4;
-/// Claude Code: description and `when_to_use` together are cut to this many characters per entry.
-pub const CLAUDE_CODE_ENTRY_CAP: usize = 1_536;
-/// The context window assumed when none is given (Claude's 200,000 tokens).
-pub const DEFAULT_CONTEXT_WINDOW: u32 = 200_000;
+/// The default model's characters per token in the listing budget (`Cdn`: 30,000 for its 1,000,000-token
+/// window at 1%).
+pub const BUDGET_CHARS_PER_TOKEN: u64 = 3;
+/// The share of the context window the listing may use (`skillListingBudgetFraction`), in percent.
+pub const BUDGET_PERCENT: u64 = 1;
 
-/// Claude Code, as a listing client: every SKILL.md it reads.
-pub struct ClaudeCode;
-
-impl Client for ClaudeCode {
-    type Skills = Vec<ClaudeCodeSkill>;
-
-    fn listing(
-        skills: &Vec<ClaudeCodeSkill>,
-        limits: &CatalogLimits,
-        problems: Vec<String>,
-    ) -> CatalogPreview {
-        claude_code_listing(skills, limits.context_window, problems)
+/// The listing budget for a model context window of `tokens` (the default model's when None).
+pub fn budget(context_window: Option<u32>) -> usize {
+    match context_window {
+        Some(tokens) => {
+            usize::try_from(u64::from(tokens) * BUDGET_CHARS_PER_TOKEN * BUDGET_PERCENT / 100)
+                .unwrap_or(usize::MAX)
+        }
+        None => DEFAULT_BUDGET,
     }
 }
 
-/// A skill as Claude Code reads it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClaudeCodeSkill {
-    pub name: String,
-    pub description: String,
-    pub when_to_use: Option<String>,
+/// A skill as the client loaded it, with the SKILL.md it came from.
+#[derive(Debug, Clone)]
+pub struct Located {
+    pub skill: Skill,
     pub location: String,
 }
 
-/// Claude Code's listing budget in characters for a context window: 1% of it, at 4 characters per
-/// token.
-pub fn claude_code_budget(context_window: u32) -> u64 {
-    u64::from(context_window) * CLAUDE_CODE_BUDGET_PERCENT * CLAUDE_CODE_CHARS_PER_TOKEN / 100
-}
+/// Claude Code, as a listing client: the skills it loaded, in its order, folder names unique.
+pub struct ClaudeCode;
 
-fn utf16_len(text: &str) -> usize {
-    text.chars().map(char::len_utf16).sum()
-}
+impl Client for ClaudeCode {
+    type Skills = Vec<Located>;
 
-/// The longest prefix of `text` within `cap` UTF-16 units, never splitting a character.
-fn utf16_prefix(text: &str, cap: usize) -> &str {
-    let mut units = 0;
-    for (index, c) in text.char_indices() {
-        units += c.len_utf16();
-        if units > cap {
-            return &text[..index];
-        }
-    }
-    text
-}
-
-/// Claude Code's skill listing, from the facts Skillforge holds about it (docs/dialects.md):
-///
-/// - the budget is 1% of the context window × 4 characters (200,000 tokens → 8,000 characters);
-/// - each entry's description and `when_to_use` together are cut to 1,536 characters.
-///
-/// Everything else is Skillforge's assumption, not a client fact: entries are
-/// `- name: description when_to_use` lines in name order; characters are UTF-16 code units (Claude
-/// Code is a JavaScript program); entries are kept whole until the first that does not fit and the
-/// rest are omitted; no notice is shown. There is no peer library to check this against.
-pub fn claude_code_listing(
-    skills: &[ClaudeCodeSkill],
-    context_window: Option<u32>,
-    problems: Vec<String>,
-) -> CatalogPreview {
-    let window = context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW);
-    let limit = claude_code_budget(window);
-    let mut ordered: Vec<&ClaudeCodeSkill> = skills.iter().collect();
-    ordered.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut text = String::new();
-    let mut used = 0u64;
-    let mut full = false;
-    let mut drafts = Vec::with_capacity(ordered.len());
-    for skill in ordered {
-        let mut about = python::strip(&skill.description).to_string();
-        if let Some(when) = skill.when_to_use.as_deref().map(python::strip) {
-            if !when.is_empty() {
-                if !about.is_empty() {
-                    about.push(' ');
-                }
-                about.push_str(when);
-            }
-        }
-        let capped = utf16_prefix(&about, CLAUDE_CODE_ENTRY_CAP);
-        let shortened = capped.len() < about.len();
-        let line = format!("- {}: {capped}\n", skill.name);
-        let size = utf16_len(&line) as u64;
-        let span = if !full && used + size <= limit {
+    fn listing(
+        skills: &Vec<Located>,
+        limits: &CatalogLimits,
+        problems: Vec<String>,
+    ) -> CatalogPreview {
+        let limit = budget(limits.context_window);
+        let shown: Vec<&Located> = skills
+            .iter()
+            .filter(|located| !located.skill.model_invocation_disabled)
+            .collect();
+        let listed: Vec<Skill> = shown.iter().map(|located| located.skill.clone()).collect();
+        let listing = Listing::new(&listed, limit);
+        let mut text = HEADER.to_string();
+        let mut drafts = Vec::with_capacity(skills.len());
+        let mut own = shown.iter();
+        for (entry, whole) in listing.entries.iter().filter(|(entry, _)| !entry.builtin) {
+            let line = if *whole { &entry.full } else { &entry.bare };
             let start = text.len();
-            text.push_str(&line);
-            used += size;
-            Some((start, text.len()))
-        } else {
-            full = true;
-            None
+            text.push_str(line);
+            text.push('\n');
+            let location = own
+                .next()
+                .map(|located| located.location.clone())
+                .unwrap_or_default();
+            drafts.push(Draft {
+                name: entry.name.clone(),
+                location,
+                span: Some((start, text.len())),
+                shortened: !*whole || entry.full.ends_with('\u{2026}'),
+            });
+        }
+        for located in skills
+            .iter()
+            .filter(|located| located.skill.model_invocation_disabled)
+        {
+            drafts.push(Draft {
+                name: located.skill.folder.clone(),
+                location: located.location.clone(),
+                span: None,
+                shortened: false,
+            });
+        }
+        let budget = CatalogBudget {
+            unit: BudgetUnit::Characters,
+            limit: clamp(limit as u64),
+            used: clamp(listing.measured as u64),
+            basis: match limits.context_window {
+                Some(window) => {
+                    format!("1% of a {window}-token context window \u{d7} 3 characters")
+                }
+                None => format!("{DEFAULT_BUDGET} characters (the default model)"),
+            },
         };
-        drafts.push(Draft {
-            name: skill.name.clone(),
-            location: skill.location.clone(),
-            span,
-            shortened,
-        });
+        let mut notes = vec![format!(
+            "Claude Code {VERSION}, from its model checked against the real binary: each skill folder is read as if \
+             it were installed in `.claude/skills` (one level; a skill nested in another is not read), listed under \
+             its folder name. The budget also counts the client's own entries, which follow these in the real \
+             listing (`skillforge listing --project DIR --with-client-skills` prints them)."
+        )];
+        if skills
+            .iter()
+            .any(|located| located.skill.model_invocation_disabled)
+        {
+            notes.push(
+                "Skills with `disable-model-invocation` load as commands but are not listed."
+                    .to_string(),
+            );
+        }
+        assemble(
+            CatalogDialect::ClaudeCode,
+            text,
+            drafts,
+            Some(budget),
+            None,
+            notes,
+            problems,
+        )
     }
-    let budget = CatalogBudget {
-        unit: BudgetUnit::Utf16Units,
-        limit: clamp(limit),
-        used: clamp(used),
-        basis: format!("1% of a {window}-token context window \u{d7} 4 characters"),
-    };
-    let notes = vec![
-        "From Claude Code's published facts: budget 1% of the context window \u{d7} 4 characters; description \
-         plus when_to_use capped at 1,536 characters per entry. The line layout, the name order and dropping \
-         whole entries past the budget are Skillforge's assumptions."
-            .to_string(),
-        "No peer library exists to check this dialect against.".to_string(),
-    ];
-    assemble(
-        CatalogDialect::ClaudeCode,
-        text,
-        drafts,
-        Some(budget),
-        None,
-        notes,
-        problems,
-    )
 }
 
 #[cfg(test)]
@@ -260,37 +258,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn claude_code_budget_arithmetic() {
-        assert_eq!(claude_code_budget(200_000), 8_000);
-        assert_eq!(claude_code_budget(1_000_000), 40_000);
-        assert_eq!(claude_code_budget(99), 3);
-        // 1,536 characters of description + when_to_use, counted in UTF-16 units.
-        let long = ClaudeCodeSkill {
-            name: "a".into(),
-            description: "x".repeat(1_000),
-            when_to_use: Some("😀".repeat(400)),
-            location: "l".into(),
-        };
-        let preview = claude_code_listing(&[long], Some(1_000_000), Vec::new());
-        let entry = &preview.entries[0];
-        assert!(entry.shortened && entry.included);
-        // "- a: " + 1,536 units (1,000 x, a space, 267 emoji = 534 units, 1 unit unused) + "\n".
-        assert_eq!(entry.end_utf16 - entry.start_utf16, 5 + 1_535 + 1);
-    }
-
-    #[test]
-    fn claude_code_drops_whole_entries_past_the_budget() {
-        let skills: Vec<ClaudeCodeSkill> = (0..3)
-            .map(|i| ClaudeCodeSkill {
-                name: format!("s{i}"),
-                description: "d".repeat(93),
-                when_to_use: None,
-                location: String::new(),
-            })
-            .collect();
-        // Each line is 100 units; a 5,000-token window gives 200 units.
-        let preview = claude_code_listing(&skills, Some(5_000), Vec::new());
-        assert_eq!(preview.omitted, ["s2"]);
-        assert_eq!(preview.budget.map(|b| (b.limit, b.used)), Some((200, 200)));
+    fn the_budget_is_one_percent_of_the_window_at_three_characters_a_token() {
+        assert_eq!(budget(None), 30_000);
+        assert_eq!(budget(Some(1_000_000)), 30_000);
+        assert_eq!(budget(Some(200_000)), 6_000);
     }
 }

@@ -169,6 +169,21 @@ pub const IMPLICIT_OFF: &str =
 pub const OTHER_PRODUCTS_IGNORED: &str =
     "agents/openai.yaml names only other products under `policy.products`, so Codex does not load it";
 
+/// How many folders below the last `.agents/skills` or `.codex/skills` in `path` its SKILL.md sits
+/// (None when the path holds neither, so the skill is judged as if installed in one); `Err` when a folder
+/// on the way is hidden, which Codex never enters (the reason why).
+pub fn depth_in_root(path: &Path) -> Result<Option<usize>, &'static str> {
+    let below = super::below_root(path, &[&[".agents", "skills"], &[".codex", "skills"]]);
+    if below
+        .iter()
+        .flatten()
+        .any(|name| name.as_encoded_bytes().starts_with(b"."))
+    {
+        return Err(HIDDEN_IGNORED);
+    }
+    Ok(below.map(|folders| folders.len()))
+}
+
 /// The verdict on one `SKILL.md`: `contents` is its text, or the error of reading it as UTF-8;
 /// `folder` the name of the folder holding it; `depth` how many folders below a skills folder Codex
 /// reads it sits, when that is known (0: in the skills folder itself); `linked_file` whether the `SKILL.md` itself is a
@@ -250,18 +265,40 @@ fn tokens(bytes: usize) -> usize {
 /// next character's extra cost fits; when even empty descriptions do not fit, entries are taken
 /// in order while each fits, the rest dropped silently.
 pub fn listing(discovered: &Discovered, budget_tokens: usize) -> Option<String> {
+    listing_entries(discovered, budget_tokens).map(|block| block.text)
+}
+
+/// The block and where each listed skill's entry sits in it.
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub text: String,
+    /// Every skill offered to the model, in listing order, with its line's byte range in `text`
+    /// (None when the budget left it out) and whether its description was shortened.
+    pub entries: Vec<BlockEntry>,
+    /// The tokens the entry lines cost, as the budget counts them.
+    pub used_tokens: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct BlockEntry {
+    pub name: String,
+    pub path: PathBuf,
+    pub span: Option<(usize, usize)>,
+    pub shortened: bool,
+}
+
+/// [`listing`], with the entries' places.
+pub fn listing_entries(discovered: &Discovered, budget_tokens: usize) -> Option<Block> {
     let mut listed: Vec<&Loaded> = discovered.skills.iter().filter(|s| s.implicit).collect();
     if listed.is_empty() {
         return None;
     }
+    let path = |s: &Loaded| discovered.roots[s.root].path.join(&s.relative);
     listed.sort_by(|a, b| {
         a.scope
             .cmp(&b.scope)
             .then_with(|| a.name.cmp(&b.name))
-            .then_with(|| {
-                let path = |s: &Loaded| discovered.roots[s.root].path.join(&s.relative);
-                path(a).cmp(&path(b))
-            })
+            .then_with(|| path(a).cmp(&path(b)))
     });
     let used: Vec<usize> = (0..discovered.roots.len())
         .filter(|index| listed.iter().any(|skill| skill.root == *index))
@@ -279,7 +316,7 @@ pub fn listing(discovered: &Discovered, budget_tokens: usize) -> Option<String> 
             ),
         })
         .collect();
-    let entries = budgeted(&lines, budget_tokens);
+    let kept = budgeted(&lines, budget_tokens);
     let mut block = String::from("<skills_instructions>\n## Skills\n");
     block.push_str(INTRO);
     block.push_str("\n### Skill roots\n");
@@ -290,15 +327,35 @@ pub fn listing(discovered: &Discovered, budget_tokens: usize) -> Option<String> 
         ));
     }
     block.push_str("### Available skills\n");
-    for entry in entries {
-        block.push_str(&entry);
+    let mut entries: Vec<BlockEntry> = listed
+        .iter()
+        .zip(&lines)
+        .map(|(skill, line)| BlockEntry {
+            name: skill.name.clone(),
+            path: path(skill),
+            span: None,
+            shortened: line.description.len() != skill.description.len(),
+        })
+        .collect();
+    let mut used_tokens = 0;
+    for (index, text, chars) in kept {
+        let start = block.len();
+        block.push_str(&text);
+        entries[index].span = Some((start, block.len()));
+        entries[index].shortened |= chars < lines[index].description.chars().count();
         block.push('\n');
+        used_tokens += tokens(text.len() + 1);
     }
     block.push_str("</skills_instructions>");
-    Some(block)
+    Some(Block {
+        text: block,
+        entries,
+        used_tokens,
+    })
 }
 
-fn budgeted(lines: &[Line], limit: usize) -> Vec<String> {
+/// The lines kept within `limit` tokens: (index into `lines`, text, description characters kept).
+fn budgeted(lines: &[Line], limit: usize) -> Vec<(usize, String, usize)> {
     let full: usize = lines
         .iter()
         .map(|line| tokens(line.render(line.description.chars().count()).len() + 1))
@@ -306,7 +363,11 @@ fn budgeted(lines: &[Line], limit: usize) -> Vec<String> {
     if full <= limit {
         return lines
             .iter()
-            .map(|line| line.render(line.description.chars().count()))
+            .enumerate()
+            .map(|(index, line)| {
+                let chars = line.description.chars().count();
+                (index, line.render(chars), chars)
+            })
             .collect();
     }
     let minimum: Vec<usize> = lines.iter().map(|line| line.render(0).len() + 1).collect();
@@ -354,7 +415,8 @@ fn budgeted(lines: &[Line], limit: usize) -> Vec<String> {
         return lines
             .iter()
             .zip(given)
-            .map(|(line, chars)| line.render(chars))
+            .enumerate()
+            .map(|(index, (line, chars))| (index, line.render(chars), chars))
             .collect();
     }
     let mut used = 0;
@@ -363,10 +425,81 @@ fn budgeted(lines: &[Line], limit: usize) -> Vec<String> {
         let cost = tokens(minimum[index]);
         if used + cost <= limit {
             used += cost;
-            kept.push(line.render(0));
+            kept.push((index, line.render(0), 0));
         }
     }
     kept
+}
+
+// The listing of the ROOTS form of `skillforge listing --dialect codex` and of the app's catalog
+// preview: the same model, with the given folders read as Codex's skill roots.
+
+use crate::clients::listing::{
+    assemble, clamp, BudgetUnit, CatalogBudget, CatalogDialect, CatalogLimits, CatalogPreview,
+    Client, Draft,
+};
+
+/// Codex, as a listing client: what it found in the folders read as its skill roots.
+pub struct Codex;
+
+impl Client for Codex {
+    type Skills = Discovered;
+
+    fn listing(
+        skills: &Discovered,
+        limits: &CatalogLimits,
+        problems: Vec<String>,
+    ) -> CatalogPreview {
+        let window = limits.context_window.map(u64::from);
+        let limit = budget(window);
+        let block = listing_entries(skills, limit);
+        let (text, drafts, used) = match block {
+            Some(block) => {
+                let drafts = block
+                    .entries
+                    .into_iter()
+                    .map(|entry| Draft {
+                        name: entry.name,
+                        location: entry.path.display().to_string(),
+                        span: entry.span,
+                        shortened: entry.shortened,
+                    })
+                    .collect();
+                (block.text, drafts, block.used_tokens)
+            }
+            None => (String::new(), Vec::new(), 0),
+        };
+        let basis = match window {
+            Some(window) => format!(
+                "2% of a {window}-token context window (windows over {MAX_CONTEXT_WINDOW} count as {MAX_CONTEXT_WINDOW})"
+            ),
+            None => format!("{DEFAULT_BUDGET_TOKENS} tokens (no context window set)"),
+        };
+        let mut notes = vec![format!(
+            "Codex {VERSION}, from its model checked against the real binary: the open folders are read as its skill \
+             roots (a skill folder placed in `.agents/skills`); entries cost ceil(bytes / 4) tokens each, and over \
+             the budget descriptions are shortened evenly before skills are dropped."
+        )];
+        if text.is_empty() {
+            notes
+                .push("Codex lists no skill here, so it sends no skills block at all.".to_string());
+        }
+        let budget = CatalogBudget {
+            unit: BudgetUnit::Tokens,
+            limit: clamp(limit as u64),
+            used: clamp(used as u64),
+            basis,
+        };
+        assemble(
+            CatalogDialect::Codex,
+            text,
+            drafts,
+            Some(budget),
+            None,
+            notes,
+            problems,
+        )
+    }
 }
 
 #[cfg(test)]
@@ -405,180 +538,19 @@ mod tests {
             line("aa", "abcdefghijklmnop"),
             line("bb", "qrstuvwxyzabcdef"),
         ];
-        let whole = budgeted(&lines, 1_000);
+        let texts = |kept: Vec<(usize, String, usize)>| -> Vec<String> {
+            kept.into_iter().map(|(_, text, _)| text).collect()
+        };
+        let whole = texts(budgeted(&lines, 1_000));
         assert_eq!(whole[0], "- aa: abcdefghijklmnop (file: r0/aa/SKILL.md)");
         // 28 bytes + newline each at minimum: 8 tokens (up to 32 bytes) each. Two more tokens let
         // each line grow to 36 bytes: ": " + 6 characters, as long as the first 2 are free.
-        let shared = budgeted(&lines, 18);
+        let shared = texts(budgeted(&lines, 18));
         assert_eq!(shared[0], "- aa: abcdef (file: r0/aa/SKILL.md)");
         assert_eq!(shared[1], "- bb: qrstuv (file: r0/bb/SKILL.md)");
-        assert_eq!(budgeted(&lines, 15), vec!["- aa: (file: r0/aa/SKILL.md)"]);
-    }
-}
-
-// The listing of the ROOTS form of `skillforge listing --dialect codex` and of the app's catalog
-// preview, still from published facts (docs/dialects.md); the model above is what `--project` prints.
-
-use crate::budget::estimate_skill_tokens;
-use crate::clients::listing::{
-    assemble, clamp, BudgetUnit, CatalogBudget, CatalogDialect, CatalogLimits, CatalogPreview,
-    Client, Draft,
-};
-use crate::python;
-
-/// Codex: the listing may use 2% of the context window, in tokens.
-pub const CODEX_BUDGET_PERCENT: u64 = 2;
-/// Codex: the listing budget in characters when the context window is unknown.
-pub const CODEX_FALLBACK_CHARS: u64 = 8_000;
-/// Codex: the longest description it accepts, in characters.
-pub const CODEX_MAX_DESCRIPTION_CHARS: usize = 1_024;
-/// Codex: the longest name it accepts, in characters.
-pub const CODEX_MAX_NAME_CHARS: usize = 64;
-/// The heading of Codex's listing.
-pub const CODEX_HEADING: &str = "## Skills";
-
-/// Codex, as a listing client: the skills it does not skip.
-pub struct Codex;
-
-impl Client for Codex {
-    type Skills = Vec<CodexSkill>;
-
-    fn listing(
-        skills: &Vec<CodexSkill>,
-        limits: &CatalogLimits,
-        problems: Vec<String>,
-    ) -> CatalogPreview {
-        codex_listing(skills, limits.context_window, problems)
-    }
-}
-
-/// Codex's listing budget: 2% of the context window in tokens when it is known, else 8,000
-/// characters.
-pub fn codex_budget(context_window: Option<u32>) -> (u64, BudgetUnit) {
-    match context_window {
-        Some(window) => (
-            u64::from(window) * CODEX_BUDGET_PERCENT / 100,
-            BudgetUnit::Tokens,
-        ),
-        None => (CODEX_FALLBACK_CHARS, BudgetUnit::Characters),
-    }
-}
-
-/// A skill as Codex reads it (description already collapsed to one line).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CodexSkill {
-    pub name: String,
-    pub description: String,
-    pub path: String,
-}
-
-/// Codex's skill listing, from the facts Skillforge holds about it (docs/dialects.md):
-///
-/// - lines `- name: description (file: path)` under a `## Skills` heading;
-/// - the budget is 2% of the context window in tokens, or 8,000 characters when it is unknown.
-///
-/// Skillforge's assumptions: tokens are estimated as ceil(UTF-8 bytes / 4) and characters are code
-/// points; the heading is counted; skills are listed in name order and kept whole until the first
-/// that does not fit; no notice is shown; Codex's surrounding usage instructions are not
-/// reproduced. There is no peer library to check this against.
-pub fn codex_listing(
-    skills: &[CodexSkill],
-    context_window: Option<u32>,
-    problems: Vec<String>,
-) -> CatalogPreview {
-    let (limit, unit) = codex_budget(context_window);
-    let measure = |text: &str| -> u64 {
-        match unit {
-            BudgetUnit::Tokens => estimate_skill_tokens(text),
-            _ => python::char_len(text) as u64,
-        }
-    };
-    let mut ordered: Vec<&CodexSkill> = skills.iter().collect();
-    ordered.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut text = String::from(CODEX_HEADING);
-    let mut used_bytes = text.len() as u64;
-    let mut used_chars = python::char_len(&text) as u64;
-    let mut drafts = Vec::with_capacity(ordered.len());
-    let mut full = false;
-    for skill in ordered {
-        let line = format!(
-            "\n- {}: {} (file: {})",
-            skill.name, skill.description, skill.path
+        assert_eq!(
+            texts(budgeted(&lines, 15)),
+            vec!["- aa: (file: r0/aa/SKILL.md)"]
         );
-        // Counted as the text grows: measuring the whole text per skill would be quadratic.
-        let fits = match unit {
-            BudgetUnit::Tokens => (used_bytes + line.len() as u64).div_ceil(4) <= limit,
-            _ => used_chars + python::char_len(&line) as u64 <= limit,
-        };
-        let span = if !full && fits {
-            used_bytes += line.len() as u64;
-            used_chars += python::char_len(&line) as u64;
-            let start = text.len();
-            text.push_str(&line);
-            Some((start, text.len()))
-        } else {
-            full = true;
-            None
-        };
-        drafts.push(Draft {
-            name: skill.name.clone(),
-            location: skill.path.clone(),
-            span,
-            shortened: false,
-        });
-    }
-    let basis = match context_window {
-        Some(window) => format!("2% of a {window}-token context window"),
-        None => "8,000 characters (context window unknown)".to_string(),
-    };
-    let budget = CatalogBudget {
-        unit,
-        limit: clamp(limit),
-        used: clamp(measure(&text)),
-        basis,
-    };
-    let notes = vec![
-        "From Codex's published facts: `- name: description (file: path)` lines under `## Skills`; budget 2% \
-         of the context window in tokens, or 8,000 characters. The token estimate, the name order and dropping \
-         whole entries past the budget are Skillforge's assumptions; Codex's instructions around the list are \
-         not shown."
-            .to_string(),
-        "No peer library exists to check this dialect against.".to_string(),
-    ];
-    assemble(
-        CatalogDialect::Codex,
-        text,
-        drafts,
-        Some(budget),
-        None,
-        notes,
-        problems,
-    )
-}
-
-#[cfg(test)]
-mod roots_listing_tests {
-    use super::*;
-
-    #[test]
-    fn codex_budget_arithmetic_and_layout() {
-        assert_eq!(codex_budget(Some(200_000)), (4_000, BudgetUnit::Tokens));
-        assert_eq!(codex_budget(Some(10_000)), (200, BudgetUnit::Tokens));
-        assert_eq!(codex_budget(None), (8_000, BudgetUnit::Characters));
-        let skills: Vec<CodexSkill> = (0..3)
-            .map(|i| CodexSkill {
-                name: format!("s{i}"),
-                description: "d".repeat(80),
-                path: "/p".into(),
-            })
-            .collect();
-        let preview = codex_listing(&skills, None, Vec::new());
-        assert!(preview.text.starts_with("## Skills\n- s0: dddd"));
-        assert!(preview.text.ends_with(" (file: /p)"));
-        assert!(preview.omitted.is_empty());
-        // Heading 9 bytes + lines of 97 bytes: 9 + 97 = 106 bytes → 27 tokens; a 1,500-token window
-        // allows 30 tokens, so only the first line fits.
-        let small = codex_listing(&skills, Some(1_500), Vec::new());
-        assert_eq!(small.omitted, ["s1", "s2"]);
     }
 }

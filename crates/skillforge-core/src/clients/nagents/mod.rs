@@ -5,6 +5,9 @@
 //! [`crate::frontmatter::lite`], its load budget [`crate::budget`] and its skill tool
 //! [`crate::activation::nagents`].
 
+/// The nagents version this model reproduces (its fidelity suite runs against this release).
+pub const VERSION: &str = "0.25.2";
+
 pub mod listing;
 
 use std::collections::BTreeMap;

@@ -1,5 +1,8 @@
 //! skills-ref 0.1.1, the specification's reference library: its `to_prompt` block.
 
+/// The skills-ref version this model reproduces (its fidelity suite runs against this release).
+pub const VERSION: &str = "0.1.1";
+
 use crate::clients::listing::{
     assemble, CatalogDialect, CatalogLimits, CatalogPreview, Client, Draft,
 };

@@ -12,6 +12,9 @@
 //! One model serves everything that needs to know what 10xGraph makes of a SKILL.md: the 10xgraph lint
 //! profile's verdicts and catalog, and the registry behind the tools and the catalog previews.
 
+/// The 10xGraph version this model reproduces (its fidelity suite runs against this release).
+pub const VERSION: &str = "0.10.3";
+
 pub mod listing;
 pub mod pyyaml;
 pub mod registry;
