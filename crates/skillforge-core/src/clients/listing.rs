@@ -10,8 +10,9 @@
 //!   `build_catalog` (no budget);
 //! - skills-ref: [`crate::clients::skills_ref`], `to_prompt` (byte-identical; checked against
 //!   skills-ref);
-//! - Claude Code: [`crate::clients::claude_code`], from published facts only (no peer library to check);
-//! - Codex: [`crate::clients::codex`], from published facts only (no peer library to check).
+//! - Claude Code: [`crate::clients::claude_code`], the listing of the 2.1.332 binary (checked against it);
+//! - Codex: [`crate::clients::codex`], the `<skills_instructions>` block of the 0.171.0 binary (checked
+//!   against it).
 
 use serde::{Deserialize, Serialize};
 
@@ -86,7 +87,7 @@ pub struct CatalogLimits {
     #[serde(default)]
     pub manifest_tokens: Option<u32>,
     /// The model's context window in tokens, from which Claude Code's and Codex's listing budgets
-    /// follow. Claude Code assumes [`crate::clients::claude_code::DEFAULT_CONTEXT_WINDOW`] when unset; Codex falls back to 8,000 characters.
+    /// follow. Unset, each uses its default model's: Claude Code 30,000 characters, Codex 10,000 tokens.
     #[serde(default)]
     pub context_window: Option<u32>,
 }

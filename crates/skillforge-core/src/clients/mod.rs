@@ -9,7 +9,8 @@
 //! - [`tenxgraph`]: 10xGraph 0.10.3;
 //! - [`skills_ref`]: skills-ref 0.1.1, the specification's reference library;
 //! - [`claude_code`], [`codex`]: Claude Code 2.1.332 and Codex 0.171.0, modelled from the real binaries
-//!   (`listing --project`); their ROOTS-form listings still rest on published facts.
+//!   (their discovery for `listing --project`, the same model over given folders for the ROOTS form and
+//!   the app, and the per-file verdicts of `lint`), all checked against the binaries.
 
 pub mod claude_code;
 pub mod codex;
