@@ -225,7 +225,7 @@ export type CatalogLimits = {
 	manifest_tokens?: number | null,
 	/**
 	 *  The model's context window in tokens, from which Claude Code's and Codex's listing budgets
-	 *  follow. Claude Code assumes [`crate::clients::claude_code::DEFAULT_CONTEXT_WINDOW`] when unset; Codex falls back to 8,000 characters.
+	 *  follow. Unset, each uses its default model's: Claude Code 30,000 characters, Codex 10,000 tokens.
 	 */
 	context_window?: number | null,
 };
