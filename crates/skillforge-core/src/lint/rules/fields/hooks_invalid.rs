@@ -44,9 +44,11 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             .and_then(|event| context.field("hooks")?.value.get(event))
             .map(|entry| entry.key.range)
             .unwrap_or(range);
-        findings.push(Finding::new(
-            at,
-            format!("{problem}; Claude Code does not load these hooks"),
-        ));
+        let message = if problem.ends_with("ignores this entry") {
+            problem
+        } else {
+            format!("{problem}; Claude Code does not load this entry")
+        };
+        findings.push(Finding::new(at, message));
     }
 }
