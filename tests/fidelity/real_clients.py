@@ -354,45 +354,72 @@ def _sse(events: list[dict]) -> bytes:
     return b"".join(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode() for event in events)
 
 
-def _message(text: str, model: str) -> dict:
+def _message(text: str, model: str, blocks: list[dict] | None = None) -> dict:
+    """One assistant message: the text `text`, or the content `blocks` when given (a `tool_use` block among
+    them makes it stop for `tool_use`)."""
+    content = blocks if blocks is not None else [{"type": "text", "text": text}]
+    uses_tool = any(block.get("type") == "tool_use" for block in content)
     return {
         "id": "msg_fidelity",
         "type": "message",
         "role": "assistant",
         "model": model,
-        "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn",
+        "content": content,
+        "stop_reason": "tool_use" if uses_tool else "end_turn",
         "stop_sequence": None,
         "usage": {"input_tokens": 1, "output_tokens": 1},
     }
 
 
-def _stream(text: str, model: str) -> bytes:
-    start = dict(_message("", model), content=[], stop_reason=None)
-    return _sse(
-        [
-            {"type": "message_start", "message": start},
-            {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
-            {"type": "content_block_stop", "index": 0},
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-                "usage": {"output_tokens": 1},
-            },
-            {"type": "message_stop"},
+def _stream(text: str, model: str, blocks: list[dict] | None = None) -> bytes:
+    """The SSE form of `_message`: each text block as one text delta, each `tool_use` block's input as one
+    `input_json_delta`."""
+    content = blocks if blocks is not None else [{"type": "text", "text": text}]
+    final = _message(text, model, content)
+    start = dict(final, content=[], stop_reason=None)
+    events: list[dict] = [{"type": "message_start", "message": start}]
+    for index, block in enumerate(content):
+        if block.get("type") == "tool_use":
+            opened = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block.get("input", {}))}
+        else:
+            opened = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": block.get("text", "")}
+        events += [
+            {"type": "content_block_start", "index": index, "content_block": opened},
+            {"type": "content_block_delta", "index": index, "delta": delta},
+            {"type": "content_block_stop", "index": index},
         ]
-    )
+    events += [
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": final["stop_reason"], "stop_sequence": None},
+            "usage": {"output_tokens": 1},
+        },
+        {"type": "message_stop"},
+    ]
+    return _sse(events)
+
+
+def tool_use(name: str, tool_input: dict, ident: str = "toolu_fidelity_1") -> dict:
+    """A `tool_use` content block for a scripted reply (`FakeAnthropic(replies=…)`)."""
+    return {"type": "tool_use", "id": ident, "name": name, "input": tool_input}
 
 
 class FakeAnthropic:
     """A threaded Messages-API endpoint on 127.0.0.1 that records every request and answers `ok`.
 
     POST /v1/messages: an SSE stream when the body asks for `stream`, else one JSON message;
-    POST /v1/messages/count_tokens: a token count; anything else: 200 with `{}`."""
+    POST /v1/messages/count_tokens: a token count; anything else: 200 with `{}`.
 
-    def __init__(self) -> None:
+    `replies` scripts the answers instead: the n-th POST /v1/messages that carries a `tools` list (the client's
+    agent turns, not its side requests) gets the n-th reply, a list of content blocks (`tool_use(…)`, or
+    `{"type": "text", …}`); once they are used up, `ok` again."""
+
+    def __init__(self, replies: list[list[dict]] | None = None) -> None:
         self.requests: list[dict] = []
+        self.replies = list(replies or [])
+        self.turns = 0
         self.lock = threading.Lock()
         owner = self
 
@@ -437,10 +464,16 @@ class FakeAnthropic:
                 if path.endswith("/count_tokens"):
                     self._answer(200, "application/json", b'{"input_tokens": 1}')
                 elif path.endswith("/v1/messages"):
+                    blocks = None
+                    if isinstance(body, dict) and isinstance(body.get("tools"), list):
+                        with owner.lock:
+                            if owner.turns < len(owner.replies):
+                                blocks = owner.replies[owner.turns]
+                            owner.turns += 1
                     if isinstance(body, dict) and body.get("stream"):
-                        self._answer(200, "text/event-stream", _stream("ok", model))
+                        self._answer(200, "text/event-stream", _stream("ok", model, blocks))
                     else:
-                        self._answer(200, "application/json", json.dumps(_message("ok", model)).encode())
+                        self._answer(200, "application/json", json.dumps(_message("ok", model, blocks)).encode())
                 else:
                     self._answer(200, "application/json", b"{}")
 

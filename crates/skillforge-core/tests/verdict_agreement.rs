@@ -55,6 +55,51 @@ const MISREADS: &[(ProfileId, &str, &str)] = &[
         "SF406",
         "a list or map as the description is not read: the body's first line, else `Skill`",
     ),
+    (
+        ProfileId::ClaudeCode,
+        "SF408",
+        "an unknown tool name in `allowed-tools` grants nothing",
+    ),
+    (
+        ProfileId::ClaudeCode,
+        "SF409",
+        "a model that is not an alias goes to the API as written; a non-string is ignored",
+    ),
+    (
+        ProfileId::ClaudeCode,
+        "SF410",
+        "an invalid `effort` is dropped",
+    ),
+    (
+        ProfileId::ClaudeCode,
+        "SF411",
+        "a `context` other than `fork` runs inline",
+    ),
+    (
+        ProfileId::ClaudeCode,
+        "SF412",
+        "`agent` without `context: fork` has no effect",
+    ),
+    (
+        ProfileId::ClaudeCode,
+        "SF413",
+        "an unknown `shell` falls back to bash",
+    ),
+    (
+        ProfileId::ClaudeCode,
+        "SF414",
+        "malformed `hooks` are not loaded",
+    ),
+    (
+        ProfileId::ClaudeCode,
+        "SF415",
+        "a flag that is neither true nor false reads as false",
+    ),
+    (
+        ProfileId::ClaudeCode,
+        "SF416",
+        "a braced placeholder is never filled",
+    ),
 ];
 
 #[test]

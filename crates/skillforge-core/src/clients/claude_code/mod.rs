@@ -10,10 +10,13 @@
 //! - [`frontmatter`]: the block, `Bun.YAML` and the quote retry;
 //! - [`skill`]: what loads, the listed name, the description and its fallbacks;
 //! - [`listing`]: the block's text, the description cut and the budget;
-//! - [`builtin`]: the client's own entries (its text, pinned).
+//! - [`builtin`]: the client's own entries (its text, pinned);
+//! - [`fields`]: what its own fields (`model`, `effort`, `hooks`, `allowed-tools`, …) and the body's
+//!   argument placeholders do when the skill runs.
 
 pub mod builtin;
 pub mod discovery;
+pub mod fields;
 pub mod frontmatter;
 pub mod listing;
 pub mod skill;
