@@ -258,6 +258,14 @@ pub struct YamlError {
     pub yaml_column: usize,
 }
 
+/// YAML's printable characters (`c-printable`, the same in YAML 1.1 and 1.2): tab, LF, CR, printable
+/// ASCII, NEL, and the rest of Unicode but the C1 controls, surrogates and U+FFFE/U+FFFF. PyYAML's and
+/// libyaml's readers refuse a document holding any other character before parsing it.
+pub fn is_printable(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}'
+        | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
+}
+
 /// Parses the YAML text at `yaml` inside `source`. `Ok(None)` is an empty (or comment-only) document.
 pub fn parse(source: &str, yaml: TextRange) -> Result<Option<Node>, YamlError> {
     let text = yaml.slice(source);

@@ -22,6 +22,7 @@ pub static CODES: &[(&str, &Rule)] = &[
     ("SF113", &frontmatter::content_not_utf8::RULE),
     ("SF114", &frontmatter::cr_line_endings::RULE),
     ("SF115", &frontmatter::yaml_anchor_or_tag::RULE),
+    ("SF116", &frontmatter::yaml_control_character::RULE),
     ("SF201", &name::name_missing::RULE),
     ("SF202", &name::name_too_long::RULE),
     ("SF203", &name::name_not_lowercase::RULE),

@@ -251,36 +251,45 @@ pub fn load(content: &str) -> Loaded {
 /// made (the linter's), so the text is not parsed twice.
 pub fn load_yaml(raw_yaml: &str, first_parse: Option<Result<Option<&Node>, &YamlError>>) -> Loaded {
     let parsed_here;
-    let first = match first_parse {
-        Some(result) => result,
-        None => {
-            parsed_here = parse(raw_yaml);
-            match &parsed_here {
-                Ok(root) => Ok(root.as_ref()),
-                Err(error) => Err(error),
+    // PyYAML's reader checks every character before parsing (and the retry, which rejoins the lines
+    // with `\n`, may no longer hold the character that failed the first attempt).
+    let first: Result<Option<&Node>, String> = match reader_error(raw_yaml) {
+        Some(message) => Err(message),
+        None => match first_parse {
+            Some(Ok(root)) => Ok(root),
+            Some(Err(error)) => Err(error.to_string()),
+            None => {
+                parsed_here = parse(raw_yaml);
+                match &parsed_here {
+                    Ok(root) => Ok(root.as_ref()),
+                    Err(error) => Err(error.to_string()),
+                }
             }
-        }
+        },
     };
     let mut notes = Vec::new();
     let repaired;
     let root = match first {
         Ok(root) => root,
-        Err(error) => match parse(&quote_plain_values(raw_yaml)) {
-            Ok(root) => {
-                notes.push(Note {
-                    level: Level::Error,
-                    message: format!(
-                        "Invalid YAML in frontmatter (a value contains ': '); loaded after quoting it. \
-                         Quote the value to fix this. Parser said: {error}"
-                    ),
-                });
-                repaired = root;
-                repaired.as_ref()
+        Err(error) => {
+            let retry = quote_plain_values(raw_yaml);
+            match reader_error(&retry).map_or_else(|| parse(&retry).ok(), |_| None) {
+                Some(root) => {
+                    notes.push(Note {
+                        level: Level::Error,
+                        message: format!(
+                            "Invalid YAML in frontmatter (a value contains ': '); loaded after quoting it. \
+                             Quote the value to fix this. Parser said: {error}"
+                        ),
+                    });
+                    repaired = root;
+                    repaired.as_ref()
+                }
+                None => {
+                    return Loaded::skipped(notes, format!("Invalid YAML in frontmatter: {error}"))
+                }
             }
-            Err(_) => {
-                return Loaded::skipped(notes, format!("Invalid YAML in frontmatter: {error}"))
-            }
-        },
+        }
     };
     let frontmatter = match root {
         // An empty document is `{}`.
@@ -288,6 +297,20 @@ pub fn load_yaml(raw_yaml: &str, first_parse: Option<Result<Option<&Node>, &Yaml
         Some(root) => PyConverter::new(root).convert(root),
     };
     read_frontmatter(&frontmatter, notes)
+}
+
+/// PyYAML's reader error for a character outside YAML's printable set, worded as 10xGraph reports it
+/// (`_one_line` of `ReaderError`); the position counts code points.
+fn reader_error(text: &str) -> Option<String> {
+    let (position, c) = text
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !yaml::is_printable(*c))?;
+    Some(format!(
+        "unacceptable character #x{:04x}: special characters are not allowed in \"<unicode string>\", \
+         position {position}",
+        u32::from(c)
+    ))
 }
 
 fn parse(raw_yaml: &str) -> Result<Option<Node>, YamlError> {

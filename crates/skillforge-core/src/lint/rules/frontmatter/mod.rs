@@ -14,6 +14,7 @@ pub mod key_case_conflict;
 pub mod plain_scalar_colon;
 pub mod plain_scalar_comment;
 pub mod yaml_anchor_or_tag;
+pub mod yaml_control_character;
 pub mod yaml_invalid;
 
 use crate::clients::tenxgraph::repair;
