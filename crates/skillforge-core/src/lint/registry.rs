@@ -54,6 +54,7 @@ pub static CODES: &[(&str, &Rule)] = &[
     ("SF416", &fields::argument_placeholder_braced::RULE),
     ("SF417", &fields::argument_index_skipped::RULE),
     ("SF418", &fields::argument_hint_without_placeholder::RULE),
+    ("SF419", &fields::compatibility_empty::RULE),
     ("SF501", &body::body_too_long::RULE),
     ("SF502", &body::body_too_many_tokens::RULE),
     ("SF503", &body::link_target_missing::RULE),

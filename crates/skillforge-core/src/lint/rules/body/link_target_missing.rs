@@ -1,5 +1,5 @@
 use super::resolve_inside;
-use crate::lint::{Finding, SkillContext};
+use crate::lint::{Applicability, Finding, SkillContext, TextEdit};
 
 crate::declare_rule! {
     /// ## What it does
@@ -15,14 +15,18 @@ crate::declare_rule! {
     /// ```
     /// with no `references/forms.md` next to SKILL.md.
     ///
+    /// A `\` between folders (`references\guide.md`) is a separator on Windows only: on Linux and macOS
+    /// the link names one file called `references\guide.md`, which is not there, whatever Windows shows.
+    ///
     /// ## Fix
-    /// Create the file, or correct the path (paths are relative to the skill folder).
+    /// Create the file, or correct the path (paths are relative to the skill folder). For a `\`
+    /// separator, writing `/` instead is offered (safe: every system reads `/`).
     RULE {
         name: "link-target-missing",
         group: "body",
         severity: Warning,
         profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
-        fix: None,
+        fix: Safe,
         check: check,
     }
 }
@@ -36,6 +40,30 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             continue;
         };
         if inside.as_os_str().is_empty() {
+            continue;
+        }
+        if link.target.contains('\\') {
+            let slashed = link.target.replace('\\', "/");
+            let mut finding = Finding::new(
+                link.range,
+                format!(
+                    "`{}` separates folders with `\\`, a separator on Windows only: on Linux and macOS it names \
+                     a file called `{}`, which does not exist; write `{slashed}`",
+                    link.target, link.target
+                ),
+            );
+            let written = link.range.slice(context.source);
+            if written.contains('\\') && written.starts_with(link.target.as_str()) {
+                finding = finding.with_fix(
+                    format!("Write `{slashed}`"),
+                    Applicability::Safe,
+                    vec![TextEdit {
+                        range: link.range,
+                        replacement: written.replace('\\', "/"),
+                    }],
+                );
+            }
+            findings.push(finding);
             continue;
         }
         let exists = *known

@@ -6,6 +6,7 @@ pub mod allowed_tools_unknown_tool;
 pub mod argument_hint_without_placeholder;
 pub mod argument_index_skipped;
 pub mod argument_placeholder_braced;
+pub mod compatibility_empty;
 pub mod compatibility_too_long;
 pub mod context_not_fork;
 pub mod effort_invalid;
