@@ -191,10 +191,20 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         .write_all(output.as_bytes())
         .context("writing the report")?;
     stdout.flush().context("writing the report")?;
+    // Exit 1 means a checked client refuses or misreads a skill: an error finding, or a verdict that
+    // leaves the skill out (or the whole catalog) even where no rule explains it.
+    let refused = reports.iter().any(|report| {
+        report.verdicts.iter().any(|verdict| {
+            matches!(
+                verdict.outcome,
+                Outcome::Skipped { .. } | Outcome::FailsCatalog { .. }
+            )
+        })
+    });
     Ok(if !collected.skipped.is_empty() || not_written > 0 {
         Exit::Failure
     } else {
-        Exit::findings_if(summary.errors > 0)
+        Exit::findings_if(summary.errors > 0 || refused)
     })
 }
 

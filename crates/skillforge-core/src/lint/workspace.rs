@@ -965,18 +965,27 @@ fn declared_name(file: &SkillFile) -> Option<String> {
     let layout = crate::frontmatter::yaml::layout(&file.source).ok()?;
     // The file keeps this parse, and its lint reuses it.
     let parsed = file.parse_frontmatter(layout.yaml);
-    let name = parsed
-        .as_ref()
-        .as_ref()
-        .ok()
-        .and_then(Option::as_ref)
-        .and_then(|root| root.get("name"))
-        .and_then(|entry| {
-            entry
-                .value
-                .as_scalar()
-                .map(|(text, _)| text.trim().to_string())
-        });
+    let name = match parsed.as_ref() {
+        Ok(root) => root
+            .as_ref()
+            .and_then(|root| root.get("name"))
+            .and_then(|entry| {
+                entry
+                    .value
+                    .as_scalar()
+                    .map(|(text, _)| text.trim().to_string())
+            }),
+        // A frontmatter that fails only because a value holds `: ` still names its skill for the
+        // clients that repair it (10xGraph, Codex, Claude Code): read the name as 10xGraph's retry does.
+        Err(_) => crate::clients::tenxgraph::split_frontmatter(&file.source)
+            .yaml
+            .and_then(|raw| {
+                crate::clients::tenxgraph::load_yaml(raw, None)
+                    .into_result()
+                    .ok()
+            })
+            .map(|skill| skill.name.trim().to_string()),
+    };
     match name {
         Some(name) if !name.is_empty() => Some(name),
         _ => Some(file.dir_name.clone()).filter(|name| !name.is_empty()),

@@ -26,13 +26,11 @@ crate::declare_rule! {
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let placement = &context.file.placement;
-    let Some(other) = placement.same_name_elsewhere.first() else {
-        return;
-    };
     let range = context
         .field("name")
         .map_or_else(|| context.frontmatter_anchor(), |entry| entry.value.range);
-    // nagents compares only the skills it loads: a linked or unparsable copy is no duplicate to it.
+    // nagents compares the names its own line parser reads, whatever a YAML reader makes of the file
+    // (a `: ` in a value is fine to it), and only among the skills it loads.
     if let Some(loaded) = placement.nagents_same_name.first() {
         findings.push(
             Finding::new(
@@ -44,14 +42,30 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             .for_profiles(vec![ProfileId::Nagents]),
         );
     }
+    let Some(other) = placement.same_name_elsewhere.first() else {
+        return;
+    };
     findings.push(
         Finding::new(
             range,
-            format!("another skill with this name is at {other}; only one of them is offered"),
+            format!(
+                "another skill with this name is at {other}; Codex lists both under the one name, and the \
+                 model cannot tell them apart"
+            ),
         )
-        .for_profiles(vec![ProfileId::Codex, ProfileId::ClaudeCode]),
+        .for_profiles(vec![ProfileId::Codex]),
     );
     if !placement.first_of_its_name {
+        findings.push(
+            Finding::new(
+                range,
+                format!(
+                    "another skill with this name is at {other}; Claude Code lists this one under its folder \
+                     name alone"
+                ),
+            )
+            .for_profiles(vec![ProfileId::ClaudeCode]),
+        );
         findings.push(
             Finding::new(
                 range,
