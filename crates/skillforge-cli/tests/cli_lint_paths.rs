@@ -113,7 +113,7 @@ fn a_linked_copy_of_a_skill_is_still_a_duplicate() {
     // to it there is no duplicate and its catalog does not fail.
     assert!(
         stdout.contains(
-            "another skill with this name is at root/x/SKILL.md; only one of them is offered"
+            "another skill with this name is at root/x/SKILL.md; Codex lists both under the one name"
         ),
         "{stdout}"
     );
