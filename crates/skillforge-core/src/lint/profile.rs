@@ -288,7 +288,7 @@ pub static PROFILES: [Profile; 8] = [
         facts: &[
             "Upload and `package_skill.py` reject any top-level key beyond the six spec fields.",
             "API skill names must not contain \"anthropic\" or \"claude\".",
-            "Descriptions must not contain XML tags.",
+            "Descriptions must not contain `<` or `>` at all (`quick_validate.py`: \"Description cannot contain angle brackets\"), tags or not.",
             "`quick_validate.py` opens `<folder>/SKILL.md` and reads it with universal newlines (`read_text()`), \
              so CRLF and lone-CR files pass it and `skill.md` is found only on a case-insensitive filesystem.",
         ],

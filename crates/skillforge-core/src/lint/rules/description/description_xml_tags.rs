@@ -3,19 +3,21 @@ use crate::text::TextRange;
 
 crate::declare_rule! {
     /// ## What it does
-    /// Flags XML-like tags (`<tag>`, `</tag>`, `<tag/>`) in the `description`.
+    /// Flags any `<` or `>` in the `description`: XML-like tags (`<form>`), and also `Epic > Feature` or
+    /// `<500ms`.
     ///
     /// ## Why it matters
-    /// claude.ai and API upload refuse descriptions with XML tags, because the description is placed inside
-    /// the XML of the skills listing.
+    /// `package_skill.py` runs `quick_validate.py`, which refuses a description holding either angle
+    /// bracket ("Description cannot contain angle brackets (< or >)"), and claude.ai and API upload
+    /// refuse them too: the description is placed inside the XML of the skills listing.
     ///
     /// ## Example
     /// ```yaml
-    /// description: Fill <form> fields in PDFs.
+    /// description: Fill <form> fields in PDFs, in under <500ms.
     /// ```
     ///
     /// ## Fix
-    /// Write the word without angle brackets: "Fill form fields in PDFs."
+    /// Write it without angle brackets: "Fill form fields in PDFs, in under 500 ms."
     RULE {
         name: "description-xml-tags",
         group: "description",
@@ -30,18 +32,21 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let Some((text, range)) = context.string_field("description") else {
         return;
     };
-    if let Some((start, tag)) = first_tag(text) {
-        // Point at the tag itself when the value is written verbatim (plain or single-line), else at the value.
-        let written = range.slice(context.source);
-        let at = written.find(tag).map_or(range, |offset| {
-            TextRange::new(range.start() + offset, range.start() + offset + tag.len())
-        });
-        let _ = start;
-        findings.push(Finding::new(
-            at,
-            format!("`description` contains the XML tag `{tag}`; upload refuses it"),
-        ));
-    }
+    let Some(start) = text.find(['<', '>']) else {
+        return;
+    };
+    // Point at the tag, or at the bracket, when the value is written verbatim; else at the value.
+    let shown = first_tag(text).map_or(&text[start..=start], |(_, tag)| tag);
+    let written = range.slice(context.source);
+    let at = written.find(shown).map_or(range, |offset| {
+        TextRange::new(range.start() + offset, range.start() + offset + shown.len())
+    });
+    findings.push(Finding::new(
+        at,
+        format!(
+            "`description` contains `{shown}`; quick_validate.py (package_skill.py) and upload refuse any `<` or `>` in it"
+        ),
+    ));
 }
 
 /// The first `<name…>`, `</name>` or `<name/>` in the text.
