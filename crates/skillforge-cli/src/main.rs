@@ -37,11 +37,22 @@ fn main() -> ExitCode {
     };
     match commands::run(cli.command) {
         Ok(exit) => exit.into(),
+        // The reader went away (`skillforge listing … | head`): nothing is wrong, there is just no one
+        // left to write to.
+        Err(error) if broken_pipe(&error) => Exit::Clean.into(),
         Err(error) => {
             eprintln!("error: {}", describe(&error));
             Exit::of_error(&error).into()
         }
     }
+}
+
+fn broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// The error and its causes on one line, leaving out a cause whose text the message already

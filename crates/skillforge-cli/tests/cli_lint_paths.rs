@@ -126,3 +126,49 @@ fn a_linked_copy_of_a_skill_is_still_a_duplicate() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_file_that_is_not_a_skill_file_is_refused() {
+    let temp = temporary();
+    if let Err(error) = std::fs::write(temp.path().join("notes.txt"), "---\nname: x\n---\n") {
+        panic!("notes.txt: {error}");
+    }
+    let (code, stdout, stderr) = common::run(temp.path(), &["lint", "notes.txt"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("notes.txt: is a file of another name, not a SKILL.md"),
+        "{stderr}"
+    );
+}
+
+/// A reader that goes away (`skillforge listing … | head`) ends the run quietly, with exit 0.
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let temp = temporary();
+    // Enough skills that the listing outgrows any pipe buffer.
+    for index in 0..300 {
+        skill(
+            &temp.path().join(format!("many/s{index}")),
+            &format!("s{index}"),
+        );
+    }
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_skillforge"))
+        .current_dir(temp.path())
+        .args(["listing", "many", "--dialect", "skills-ref"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(error) => panic!("cannot run skillforge: {error}"),
+    };
+    // Close the reading end before the listing is written.
+    drop(child.stdout.take());
+    let output = match child.wait_with_output() {
+        Ok(output) => output,
+        Err(error) => panic!("waiting for skillforge: {error}"),
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
+}

@@ -348,6 +348,14 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
         let notes_before = collected.notes.len();
         let mut too_deep = Vec::new();
         if metadata.is_file() {
+            // Only a skill file is linted as one: `lint notes.txt` is a slip, not a skill.
+            let name = path.file_name().unwrap_or_default();
+            if !name.eq_ignore_ascii_case(SKILL_FILE_NAMES[0]) {
+                return Err(CollectError::NotLintable {
+                    path: path.display().to_string(),
+                    what: "a file of another name",
+                });
+            }
             let folder = path
                 .parent()
                 .filter(|folder| !folder.as_os_str().is_empty())
