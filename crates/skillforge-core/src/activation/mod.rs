@@ -2,12 +2,9 @@
 //! `read_skill_resource` are its registry's, [`crate::clients::tenxgraph::registry`]).
 //!
 //! - [`reference`]: nagents' `$name` references in a user's message;
-//! - [`nagents`]: explicit activation under the per-turn budget, and the `skill` tool;
-//! - [`pyjson`]: JSON written exactly as Python's `json.dumps` writes it.
+//! - [`nagents`]: explicit activation under the per-turn budget, and the `skill` tool.
 
 pub mod nagents;
-pub mod pyjson;
 pub mod reference;
-mod word_table;
 
-pub use reference::{explicit_skill_names, is_python_word, MAX_REFERENCES};
+pub use reference::{explicit_skill_names, MAX_REFERENCES};

@@ -7,7 +7,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pyjson;
 use super::reference::{explicit_skill_names, MAX_REFERENCES};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -16,6 +15,7 @@ use async_trait::async_trait;
 
 use crate::budget::{budget_skill_content, SkillLoadResult};
 use crate::discovery::{CatalogHolder, LoadError, SkillSource, SourceError};
+use crate::python::json;
 use crate::skill::Skill;
 
 /// A nagents catalog as the agent sees it: the current snapshot, its refresh, and `skill(name)`.
@@ -132,9 +132,7 @@ pub fn skill_tool_parameters(save_tool_outputs: bool) -> serde_json::Value {
 /// The tool message nagents stores for a `skill` call: compact JSON, or `Error: …`.
 pub fn skill_tool_message(result: &Result<SkillLoadResult, LoadError>) -> String {
     match result {
-        Ok(loaded) => {
-            pyjson::dumps_compact(loaded).unwrap_or_else(|error| format!("Error: {error}"))
-        }
+        Ok(loaded) => json::dumps_compact(loaded).unwrap_or_else(|error| format!("Error: {error}")),
         Err(error) => format!("Error: {error}"),
     }
 }
@@ -142,8 +140,8 @@ pub fn skill_tool_message(result: &Result<SkillLoadResult, LoadError>) -> String
 /// The user message an explicit activation adds.
 pub fn activation_message(loaded: &SkillLoadResult) -> String {
     // Serializing plain strings, booleans and integers cannot fail.
-    let json = pyjson::dumps(loaded).unwrap_or_default();
-    format!("{ACTIVATION_PREFIX}{json}")
+    let text = json::dumps(loaded).unwrap_or_default();
+    format!("{ACTIVATION_PREFIX}{text}")
 }
 
 /// The message added when a referenced skill fails to load.

@@ -25,9 +25,7 @@ use crate::activation::nagents::{
     SKILL_TOOL_DESCRIPTION,
 };
 use crate::activation::{explicit_skill_names, MAX_REFERENCES};
-use crate::budget::{
-    estimate_skill_tokens, validate_skill_token_limit, InvalidTokenLimit, DEFAULT_SKILL_TOKEN_LIMIT,
-};
+use crate::budget::{validate_skill_token_limit, InvalidTokenLimit, DEFAULT_SKILL_TOKEN_LIMIT};
 use crate::clients::nagents::render_skill_manifest;
 use crate::clients::tenxgraph::registry::{
     self as tenxgraph, Registry, ACTIVATE_SKILL_TOOL, READ_SKILL_RESOURCE_TOOL,
@@ -35,6 +33,7 @@ use crate::clients::tenxgraph::registry::{
 use crate::discovery::{
     CatalogHolder, DirectoryOptions, DirectorySource, SkillSource, SourceError,
 };
+use crate::text::estimate_skill_tokens;
 use router::{RouterDocument, RouterIndex, SkillScore};
 pub use script::{ScriptError, ScriptStep};
 
