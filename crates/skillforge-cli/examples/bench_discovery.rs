@@ -10,8 +10,10 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use skillforge_core::clients::nagents::discovery::{
+    DirectoryOptions, DirectorySource, SkillSource,
+};
 use skillforge_core::clients::nagents::{partition, render_skill_manifest};
-use skillforge_core::discovery::{DirectoryOptions, DirectorySource, SkillSource};
 
 const RUNS: usize = 5;
 const MANIFEST_RENDERS: u32 = 200;
@@ -80,7 +82,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "threads {}",
         std::thread::available_parallelism()
             .map_or(1, |threads| threads.get())
-            .min(skillforge_core::discovery::directory::MAX_WALK_THREADS)
+            .min(skillforge_core::clients::nagents::discovery::directory::MAX_WALK_THREADS)
     );
     println!("engine_seconds {:.6}", engine.as_secs_f64());
     println!(

@@ -9,7 +9,7 @@
 use std::process::ExitCode;
 
 use skillforge_core::agent::AgentError;
-use skillforge_core::discovery::{LoadError, SourceError};
+use skillforge_core::clients::nagents::discovery::{LoadError, SourceError};
 
 /// What a run came to; the discriminant is the process exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

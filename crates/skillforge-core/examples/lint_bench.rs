@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use skillforge_core::discovery::{DirectoryOptions, DirectorySource};
+use skillforge_core::clients::nagents::discovery::{DirectoryOptions, DirectorySource};
 use skillforge_core::lint::config::Config;
 use skillforge_core::lint::context::{RealFiles, SkillFile};
 use skillforge_core::lint::workspace::{collect, lint_file, lint_files, LintOptions};

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use skillforge_core::catalog::session::{Buffer, CatalogSession};
 use skillforge_core::clients::listing::{CatalogDialect, CatalogLimits};
-use skillforge_core::discovery::DirectoryOptions;
+use skillforge_core::clients::nagents::discovery::DirectoryOptions;
 
 /// The skill whose buffer each round edits; bench/peers_preview.py edits the same one.
 const EDITED: &str = "category-07/skill-00007/SKILL.md";
@@ -29,7 +29,7 @@ fn main() {
         eprintln!("preview_bench: ROUNDS must be at least 1");
         std::process::exit(2);
     }
-    let root = skillforge_core::discovery::directory::absolute_root(&root);
+    let root = skillforge_core::clients::nagents::discovery::directory::absolute_root(&root);
     // The synthetic tree holds more entries than nagents' default walk bound; lift it so every
     // skill is in the catalog.
     let options = DirectoryOptions::new(10_000_000, 64).unwrap_or_default();

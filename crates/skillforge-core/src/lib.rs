@@ -4,14 +4,11 @@
 //! rendering — reproduced exactly, so that what an author previews is what an agent will see.
 //! Nothing here prints, exits, or knows that a window exists.
 
-pub mod activation;
 pub mod agent;
-pub mod budget;
 pub mod builtin;
 pub mod bundle;
 pub mod catalog;
 pub mod clients;
-pub mod discovery;
 pub mod editor;
 pub mod error;
 pub mod frontmatter;

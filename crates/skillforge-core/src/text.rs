@@ -3,6 +3,8 @@
 //! Every diagnostic points into the file as the author saved it, so the CLI, the editor and SARIF viewers
 //! agree on where a problem is. Editors disagree on units: terminals and SARIF count lines and UTF-8
 //! characters, CodeMirror counts UTF-16 code units. The index answers in all of them from one scan.
+//!
+//! Also the one token estimate every client's listing and every request message is measured with.
 
 use serde::{Deserialize, Serialize};
 
@@ -126,9 +128,25 @@ impl CharToByte {
     }
 }
 
+/// Bytes per estimated token.
+pub const BYTES_PER_TOKEN: usize = 4;
+
+/// The token estimate the peers show and budget by: ceil(UTF-8 bytes / 4), not a tokenizer.
+pub fn estimate_skill_tokens(content: &str) -> u64 {
+    (content.len() as u64).div_ceil(BYTES_PER_TOKEN as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn estimates_round_up() {
+        assert_eq!(estimate_skill_tokens(""), 0);
+        assert_eq!(estimate_skill_tokens("abcd"), 1);
+        assert_eq!(estimate_skill_tokens("abcde"), 2);
+        assert_eq!(estimate_skill_tokens("é"), 1);
+    }
 
     #[test]
     fn char_to_byte_handles_multibyte() {

@@ -7,9 +7,11 @@ use serde::Serialize;
 
 use std::collections::HashSet;
 
+use crate::clients::nagents::discovery::directory::absolute_root;
+use crate::clients::nagents::discovery::{
+    BuiltinSource, DirectoryOptions, DirectorySource, Survey,
+};
 use crate::clients::nagents::partition;
-use crate::discovery::directory::absolute_root;
-use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey};
 use crate::skill::Skill;
 
 /// Why a workspace (or one of its roots) cannot be opened, or an operation on it cannot be done.

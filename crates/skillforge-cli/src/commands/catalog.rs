@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use clap::ValueEnum;
-use skillforge_core::discovery::{
+use skillforge_core::clients::nagents::discovery::{
     BuiltinSource, CompositeSource, DirectoryOptions, DirectorySource, SkillSource,
 };
 use skillforge_core::workspace::{self, CatalogReport, ScanOptions};

@@ -3,8 +3,10 @@
 
 use std::io::Write;
 
-use skillforge_core::budget::{validate_skill_token_limit, DEFAULT_SKILL_TOKEN_LIMIT};
-use skillforge_core::discovery::{CatalogHolder, LoadError};
+use skillforge_core::clients::nagents::budget::{
+    validate_skill_token_limit, DEFAULT_SKILL_TOKEN_LIMIT,
+};
+use skillforge_core::clients::nagents::discovery::{CatalogHolder, LoadError};
 use skillforge_core::python;
 
 use super::catalog::{runtime, Format, SourceArgs};

@@ -15,9 +15,11 @@ use skillforge_core::agent::{
 };
 use std::sync::Arc;
 
-use skillforge_core::activation::nagents::FrozenCatalog;
+use skillforge_core::clients::nagents::activation::FrozenCatalog;
+use skillforge_core::clients::nagents::discovery::{
+    CatalogHolder, DirectoryOptions, DirectorySource, SkillSource,
+};
 use skillforge_core::clients::tenxgraph::registry::Registry;
-use skillforge_core::discovery::{CatalogHolder, DirectoryOptions, DirectorySource, SkillSource};
 use skillforge_core::fs::read::{input_text, Limit};
 use skillforge_core::workspace;
 
@@ -124,7 +126,8 @@ pub fn options(args: &Args) -> anyhow::Result<SimulateOptions> {
         .iter()
         .map(|root| workspace::check_root(root))
         .collect::<Result<Vec<_>, _>>()?;
-    let token_limit = skillforge_core::budget::validate_skill_token_limit(args.token_limit)?;
+    let token_limit =
+        skillforge_core::clients::nagents::budget::validate_skill_token_limit(args.token_limit)?;
     let mut options = SimulateOptions::new(roots, args.message.clone());
     options.dialect = match args.dialect {
         DialectArg::Nagents => Dialect::Nagents,

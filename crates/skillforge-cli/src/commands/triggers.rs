@@ -9,7 +9,7 @@ use clap::ValueEnum;
 use skillforge_core::agent::router::DEFAULT_THRESHOLD;
 use skillforge_core::agent::triggers::{analyze, parse_queries, TriggerReport};
 use skillforge_core::agent::{router_documents, Dialect};
-use skillforge_core::discovery::DirectoryOptions;
+use skillforge_core::clients::nagents::discovery::DirectoryOptions;
 use skillforge_core::fs::read::{input_text, Limit};
 use skillforge_core::workspace;
 

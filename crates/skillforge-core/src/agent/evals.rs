@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::triggers::EvalQuery;
-use crate::frontmatter::lite::parse_skill_metadata;
+use crate::clients::nagents::metadata::parse_skill_metadata;
 use crate::fs::{FileError, Fingerprint, Roots, SaveGuard};
 
 /// Where a skill's trigger queries live, relative to its SKILL.md.

@@ -20,21 +20,21 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::activation::nagents::{
-    self as nagents_activation, FrozenCatalog, LiveCatalog, ReferenceOutcome, SKILL_TOOL,
-    SKILL_TOOL_DESCRIPTION,
+use crate::clients::nagents::activation::{
+    self as nagents_activation, explicit_skill_names, FrozenCatalog, LiveCatalog, ReferenceOutcome,
+    MAX_REFERENCES, SKILL_TOOL, SKILL_TOOL_DESCRIPTION,
 };
-use crate::activation::{explicit_skill_names, MAX_REFERENCES};
-use crate::budget::{
-    estimate_skill_tokens, validate_skill_token_limit, InvalidTokenLimit, DEFAULT_SKILL_TOKEN_LIMIT,
+use crate::clients::nagents::budget::{
+    validate_skill_token_limit, InvalidTokenLimit, DEFAULT_SKILL_TOKEN_LIMIT,
+};
+use crate::clients::nagents::discovery::{
+    CatalogHolder, DirectoryOptions, DirectorySource, SkillSource, SourceError,
 };
 use crate::clients::nagents::render_skill_manifest;
 use crate::clients::tenxgraph::registry::{
     self as tenxgraph, Registry, ACTIVATE_SKILL_TOOL, READ_SKILL_RESOURCE_TOOL,
 };
-use crate::discovery::{
-    CatalogHolder, DirectoryOptions, DirectorySource, SkillSource, SourceError,
-};
+use crate::text::estimate_skill_tokens;
 use router::{RouterDocument, RouterIndex, SkillScore};
 pub use script::{ScriptError, ScriptStep};
 

@@ -8,9 +8,11 @@ use super::triggers::{self, EvalQuery, TriggerReport};
 use super::{
     simulate_nagents, simulate_tenxgraph, AgentError, Dialect, SimulateOptions, Transcript,
 };
-use crate::budget::validate_skill_token_limit;
 use crate::catalog::session::{Buffer, CatalogSession};
-use crate::discovery::{BuiltinSource, CatalogHolder, DirectorySource, OverlaySource, SkillSource};
+use crate::clients::nagents::budget::validate_skill_token_limit;
+use crate::clients::nagents::discovery::{
+    BuiltinSource, CatalogHolder, DirectorySource, OverlaySource, SkillSource,
+};
 
 /// Runs a simulation on `session`'s workspace with `buffers` in place of their files.
 ///
@@ -116,7 +118,8 @@ mod tests {
         let before = run_triggers(&session, &query, &[], DEFAULT_THRESHOLD);
         assert!(!before.queries[0].correct);
         // Buffers carry the paths discovery reports (roots made absolute, `..` collapsed).
-        let path = crate::discovery::directory::absolute_root(&fixtures()).join("alpha/SKILL.md");
+        let path = crate::clients::nagents::discovery::directory::absolute_root(&fixtures())
+            .join("alpha/SKILL.md");
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let edited = text.replacen("description:", "description: Bake sourdough bread.", 1);
         let buffers = [Buffer {

@@ -10,9 +10,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::budget::{budget_skill_content, InvalidTokenLimit, SkillLoadResult};
+use crate::clients::nagents::budget::{budget_skill_content, InvalidTokenLimit, SkillLoadResult};
+use crate::clients::nagents::metadata::parse_skill_metadata;
 use crate::clients::tenxgraph::registry::{Registry, ScannedDir, ToolOutput, MAX_LISTED_FILES};
-use crate::frontmatter::lite::parse_skill_metadata;
 use crate::skill::Skill;
 
 /// Where nagents' cut falls in the original text.

@@ -4,8 +4,8 @@
 //! Reading and parsing thousands of SKILL.md files per keystroke would be far too slow, so each
 //! client's view of every file is computed when the session opens; a preview re-reads only the
 //! buffers it is given, through the same parsers, and merges them exactly as the client would
-//! (nagents: the overlay rules of [`crate::discovery::OverlaySource`]; 10xGraph: its registry
-//! merge, earlier directory first).
+//! (nagents: the overlay rules of [`crate::clients::nagents::discovery::OverlaySource`]; 10xGraph:
+//! its registry merge, earlier directory first).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -17,14 +17,16 @@ use crate::builtin;
 use crate::clients::claude_code::{self, ClaudeCode};
 use crate::clients::codex::{self, Codex};
 use crate::clients::listing::{CatalogDialect, CatalogLimits, CatalogPreview};
+use crate::clients::nagents::discovery::directory::absolute_root;
+use crate::clients::nagents::discovery::{
+    BuiltinSource, DirectoryOptions, DirectorySource, Survey,
+};
 use crate::clients::nagents::listing::Nagents;
+use crate::clients::nagents::metadata::parse_skill_metadata;
 use crate::clients::nagents::partition;
 use crate::clients::skills_ref::{SkillsRef, SkillsRefSkill};
 use crate::clients::tenxgraph::listing::Tenxgraph;
 use crate::clients::tenxgraph::registry::{self as tenxgraph, Registry, ScannedDir};
-use crate::discovery::directory::absolute_root;
-use crate::discovery::{BuiltinSource, DirectoryOptions, DirectorySource, Survey};
-use crate::frontmatter::lite::parse_skill_metadata;
 use crate::frontmatter::yaml::{self, Value};
 use crate::lint::config::Config;
 use crate::lint::context::{FileProbe, RealFiles, SkillFile};
@@ -630,7 +632,7 @@ fn parse_nagents(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discovery::SkillSource;
+    use crate::clients::nagents::discovery::SkillSource;
 
     fn write(path: &Path, text: &str) {
         if let Some(parent) = path.parent() {

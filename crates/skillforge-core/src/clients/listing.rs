@@ -16,7 +16,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::budget::estimate_skill_tokens;
+use crate::text::estimate_skill_tokens;
 
 /// One client's listing: what it shows a model about the skills it read. The listing dispatch
 /// ([`crate::catalog::listing`]) calls nothing else of a client.

@@ -1,5 +1,5 @@
-//! Frontmatter parsers: the lite line parser nagents uses, and the full YAML parser.
+//! Frontmatter parsing: the full YAML parser and the frontmatter schema (nagents' line parser is
+//! its own, [`crate::clients::nagents::metadata`]).
 
-pub mod lite;
 pub mod schema;
 pub mod yaml;

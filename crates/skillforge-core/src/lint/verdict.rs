@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::context::SkillContext;
 use super::{Diagnostic, ProfileId, Severity};
+use crate::clients::nagents::metadata;
 use crate::clients::tenxgraph::{self, LoadedSkill};
 use crate::clients::{claude_code, codex};
-use crate::frontmatter::lite;
 use crate::python;
 
 /// What one client does with one skill.
@@ -249,15 +249,15 @@ fn nagents_metadata(
     source: &str,
     location: &str,
     dir_name: &str,
-) -> Result<crate::skill::Skill, lite::MetadataError> {
+) -> Result<crate::skill::Skill, metadata::MetadataError> {
     if let Some(end) = nagents_frontmatter_end(source) {
-        match lite::parse_skill_metadata(&source[..end], location, dir_name) {
-            Ok(skill) if skill.description == lite::FALLBACK_DESCRIPTION => {}
+        match metadata::parse_skill_metadata(&source[..end], location, dir_name) {
+            Ok(skill) if skill.description == metadata::FALLBACK_DESCRIPTION => {}
             // Every other outcome comes from the frontmatter lines alone, which the prefix holds whole.
             result => return result,
         }
     }
-    lite::parse_skill_metadata(source, location, dir_name)
+    metadata::parse_skill_metadata(source, location, dir_name)
 }
 
 /// Where the line after nagents' closing `---` starts: line 1 strips to `---` and a later line
@@ -316,7 +316,7 @@ mod tests {
         for text in &cases {
             assert_eq!(
                 nagents_metadata(text, "loc", "dir"),
-                lite::parse_skill_metadata(text, "loc", "dir"),
+                metadata::parse_skill_metadata(text, "loc", "dir"),
                 "{text:?}"
             );
         }

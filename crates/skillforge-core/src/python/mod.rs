@@ -3,9 +3,12 @@
 //! The peers are Python programs: their limits count code points, `strip()` removes Unicode
 //! whitespace (including the ASCII file/group/record/unit separators that Rust does not treat as
 //! whitespace), `splitlines()` breaks at a wider set of characters than `\n`, and their messages
-//! embed `repr()` of user text. Matching them byte for byte needs these rules, not Rust's.
+//! embed `repr()` of user text. Matching them byte for byte needs these rules, not Rust's; so do
+//! the `\w` of Python's `re` ([`is_python_word`]) and the text of `json.dumps` ([`json`]).
 
+pub mod json;
 mod tables;
+mod word_table;
 
 use std::fmt::Write as _;
 
@@ -99,7 +102,21 @@ pub fn is_printable(c: char) -> bool {
     if code < 0x7f {
         return code >= 0x20;
     }
-    tables::UNPRINTABLE
+    !in_ranges(tables::UNPRINTABLE, code)
+}
+
+/// Whether Python's `re` matches `c` with `\w` (`str.isalnum()` or `_`, CPython 3.12).
+pub fn is_python_word(c: char) -> bool {
+    let code = c as u32;
+    if code < 0x80 {
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
+    in_ranges(word_table::WORD, code)
+}
+
+/// Whether `code` lies in one of the sorted, disjoint inclusive `ranges`.
+fn in_ranges(ranges: &[(u32, u32)], code: u32) -> bool {
+    ranges
         .binary_search_by(|&(low, high)| {
             if high < code {
                 std::cmp::Ordering::Less
@@ -109,7 +126,7 @@ pub fn is_printable(c: char) -> bool {
                 std::cmp::Ordering::Equal
             }
         })
-        .is_err()
+        .is_ok()
 }
 
 /// `repr(text)` for a `str`: single quotes unless the text holds a single quote and no double

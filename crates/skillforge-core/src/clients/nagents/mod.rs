@@ -1,14 +1,21 @@
 //! nagents 0.25.2: its catalog of one validated snapshot (duplicate names fail it whole) and the
 //! skill manifest it shows a model.
 //!
-//! Its discovery sources are [`crate::discovery`], its metadata parser
-//! [`crate::frontmatter::lite`], its load budget [`crate::budget`] and its skill tool
-//! [`crate::activation::nagents`].
+//! - [`discovery`]: its skill sources (directories, the bundled skills, composites, the overlay of
+//!   unsaved text) and the holder of the last good snapshot;
+//! - [`metadata`]: `parse_skill_metadata`, its line parser of a SKILL.md's name and description;
+//! - [`budget`]: its load budget;
+//! - [`activation`]: its explicit `$name` activation and its `skill` tool;
+//! - [`listing`]: its listing, the skill manifest.
 
 /// The nagents version this model reproduces (its fidelity suite runs against this release).
 pub const VERSION: &str = "0.25.2";
 
+pub mod activation;
+pub mod budget;
+pub mod discovery;
 pub mod listing;
+pub mod metadata;
 
 use std::collections::BTreeMap;
 

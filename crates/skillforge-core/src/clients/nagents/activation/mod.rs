@@ -1,22 +1,26 @@
-//! nagents 0.25.2's explicit `$name` activation and its `skill` tool.
+//! Activation: how a skill's text reaches a model in nagents 0.25.2, its explicit `$name`
+//! activation and its `skill` tool (10xGraph's `activate_skill` and `read_skill_resource` are its
+//! registry's, [`crate::clients::tenxgraph::registry`]).
 //!
-//! Each referenced skill is loaded through the same path as a model's `skill(name)` call (catalog
-//! refreshed before and after the call, the load itself budgeted with the configured limit), then
-//! budgeted again with what remains of the per-turn allowance. The resulting user messages follow
-//! the conversation in every request of the run.
+//! Each skill a user's message references (the `$name` references, [`reference`](mod@reference))
+//! is loaded through the same path as a model's `skill(name)` call (catalog refreshed before and
+//! after the call, the load itself budgeted with the configured limit), then budgeted again with
+//! what remains of the per-turn allowance. The resulting user messages follow the conversation in
+//! every request of the run.
 
-use serde::{Deserialize, Serialize};
+pub mod reference;
 
-use super::pyjson;
-use super::reference::{explicit_skill_names, MAX_REFERENCES};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
 
-use crate::budget::{budget_skill_content, SkillLoadResult};
-use crate::discovery::{CatalogHolder, LoadError, SkillSource, SourceError};
+use crate::clients::nagents::budget::{budget_skill_content, SkillLoadResult};
+use crate::clients::nagents::discovery::{CatalogHolder, LoadError, SkillSource, SourceError};
+use crate::python::json;
 use crate::skill::Skill;
+pub use reference::{explicit_skill_names, MAX_REFERENCES};
 
 /// A nagents catalog as the agent sees it: the current snapshot, its refresh, and `skill(name)`.
 #[async_trait]
@@ -132,9 +136,7 @@ pub fn skill_tool_parameters(save_tool_outputs: bool) -> serde_json::Value {
 /// The tool message nagents stores for a `skill` call: compact JSON, or `Error: …`.
 pub fn skill_tool_message(result: &Result<SkillLoadResult, LoadError>) -> String {
     match result {
-        Ok(loaded) => {
-            pyjson::dumps_compact(loaded).unwrap_or_else(|error| format!("Error: {error}"))
-        }
+        Ok(loaded) => json::dumps_compact(loaded).unwrap_or_else(|error| format!("Error: {error}")),
         Err(error) => format!("Error: {error}"),
     }
 }
@@ -142,8 +144,8 @@ pub fn skill_tool_message(result: &Result<SkillLoadResult, LoadError>) -> String
 /// The user message an explicit activation adds.
 pub fn activation_message(loaded: &SkillLoadResult) -> String {
     // Serializing plain strings, booleans and integers cannot fail.
-    let json = pyjson::dumps(loaded).unwrap_or_default();
-    format!("{ACTIVATION_PREFIX}{json}")
+    let text = json::dumps(loaded).unwrap_or_default();
+    format!("{ACTIVATION_PREFIX}{text}")
 }
 
 /// The message added when a referenced skill fails to load.

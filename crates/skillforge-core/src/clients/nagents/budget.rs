@@ -1,18 +1,18 @@
-//! Token estimates and load budgets, as nagents computes them.
+//! Load budgets, as nagents computes them.
 //!
-//! The estimate is ceil(UTF-8 bytes / 4) — not a tokenizer — and a budget keeps whole characters
-//! only, so a cut never splits a character and the result never exceeds `limit * 4` bytes.
+//! A budget of `limit` tokens keeps at most `limit * 4` bytes, whole characters only, so a cut never
+//! splits a character and the kept text's estimate ([`crate::text::estimate_skill_tokens`], ceil(UTF-8
+//! bytes / 4), not a tokenizer) never exceeds `limit`.
 
 use serde::{Deserialize, Serialize};
 
 use crate::skill::Skill;
+use crate::text::{estimate_skill_tokens, BYTES_PER_TOKEN};
 
 /// The per-load budget nagents uses when none is configured.
 pub const DEFAULT_SKILL_TOKEN_LIMIT: u32 = 10_000;
 /// The largest budget nagents accepts.
 pub const MAX_SKILL_TOKEN_LIMIT: u32 = 100_000;
-/// Bytes per estimated token.
-const BYTES_PER_TOKEN: usize = 4;
 
 /// A budget outside nagents' range; the message is nagents' own.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -38,11 +38,6 @@ pub fn validate_skill_token_limit(limit: i64) -> Result<u32, InvalidTokenLimit> 
         .ok()
         .filter(|limit| (1..=MAX_SKILL_TOKEN_LIMIT).contains(limit))
         .ok_or(InvalidTokenLimit)
-}
-
-/// ceil(UTF-8 bytes / 4).
-pub fn estimate_skill_tokens(content: &str) -> u64 {
-    (content.len() as u64).div_ceil(BYTES_PER_TOKEN as u64)
 }
 
 /// Keeps the first `limit * 4` bytes of `content`, dropping a character split by the cut.
@@ -82,14 +77,6 @@ mod tests {
             description: "d".into(),
             location: "l".into(),
         }
-    }
-
-    #[test]
-    fn estimates_round_up() {
-        assert_eq!(estimate_skill_tokens(""), 0);
-        assert_eq!(estimate_skill_tokens("abcd"), 1);
-        assert_eq!(estimate_skill_tokens("abcde"), 2);
-        assert_eq!(estimate_skill_tokens("é"), 1);
     }
 
     #[test]

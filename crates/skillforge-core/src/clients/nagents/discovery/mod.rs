@@ -12,8 +12,8 @@ pub mod overlay;
 
 use async_trait::async_trait;
 
+use crate::clients::nagents::metadata::MetadataError;
 use crate::clients::nagents::DuplicateSkill;
-use crate::frontmatter::lite::MetadataError;
 use crate::python;
 use crate::skill::Skill;
 

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 
 use super::{SkillSource, SourceError, Survey};
+use crate::clients::nagents::metadata::parse_skill_metadata;
 use crate::clients::nagents::skill_catalog;
-use crate::frontmatter::lite::parse_skill_metadata;
 use crate::skill::Skill;
 
 #[derive(Debug, Default)]

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
 use super::{SkillSource, SourceError};
-use crate::budget::{budget_skill_content, InvalidTokenLimit, SkillLoadResult};
+use crate::clients::nagents::budget::{budget_skill_content, InvalidTokenLimit, SkillLoadResult};
 use crate::clients::nagents::render_skill_manifest;
 use crate::python;
 use crate::skill::Skill;

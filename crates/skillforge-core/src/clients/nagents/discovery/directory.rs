@@ -30,8 +30,8 @@ use rustix::fs::FileType;
 use rustix::io::Errno;
 
 use super::{SkillSource, SourceError, Survey};
+use crate::clients::nagents::metadata::parse_skill_metadata;
 use crate::clients::nagents::skill_catalog;
-use crate::frontmatter::lite::parse_skill_metadata;
 use crate::fs::{self as guarded, ReadError};
 use crate::python;
 use crate::skill::Skill;

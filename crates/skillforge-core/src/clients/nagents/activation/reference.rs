@@ -5,30 +5,12 @@
 //! class accepts is also refused by the look-ahead, backtracking to a shorter name can never
 //! succeed: the only candidate at a `$` is its longest run of name characters, capped at 64.
 
-use super::word_table::WORD;
+use crate::python::is_python_word;
 
 /// At most this many distinct references are tried per message; later ones are ignored.
 pub const MAX_REFERENCES: usize = 32;
 /// The longest name the pattern captures.
 const MAX_NAME_LEN: usize = 64;
-
-/// Whether Python's `re` matches `c` with `\w` (`str.isalnum()` or `_`, CPython 3.12).
-pub fn is_python_word(c: char) -> bool {
-    let code = c as u32;
-    if code < 0x80 {
-        return c.is_ascii_alphanumeric() || c == '_';
-    }
-    WORD.binary_search_by(|&(low, high)| {
-        if high < code {
-            std::cmp::Ordering::Less
-        } else if low > code {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    })
-    .is_ok()
-}
 
 fn is_name_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-'

@@ -8,8 +8,8 @@ use include_dir::Dir;
 
 use super::{SkillSource, SourceError, Survey};
 use crate::builtin::BUILTIN_SKILLS;
+use crate::clients::nagents::metadata::parse_skill_metadata;
 use crate::clients::nagents::skill_catalog;
-use crate::frontmatter::lite::parse_skill_metadata;
 use crate::python;
 use crate::skill::Skill;
 
