@@ -269,8 +269,8 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 fn config_selects_profiles_and_rules_and_reports_unknown_keys() {
     let temp = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     copy_tree(
-        &fixtures().join("name-not-lowercase"),
-        &temp.path().join("skills"),
+        &fixtures().join("name-not-lowercase/PDF-Tools"),
+        &temp.path().join("skills/PDF-Tools"),
     );
     // The configuration sits at the repository's root, above the linted folder.
     std::fs::create_dir(temp.path().join(".git")).unwrap_or_else(|error| panic!("{error}"));

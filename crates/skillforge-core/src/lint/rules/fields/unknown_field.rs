@@ -108,8 +108,22 @@ fn move_under_metadata(
     }
     let layout = context.layout.as_ref().ok()?;
     let newline = context.newline();
+    // Under an existing block, the new entry takes the indentation its entries have (`metadata:` indented
+    // by 4 gets 4 spaces, or the YAML would no longer parse); a new block is indented by 2.
+    let indent = match metadata.and_then(|metadata| metadata.value.entries()?.last()) {
+        Some(last) => {
+            let lines = context.lines();
+            let start = lines.line_start(lines.line_of(last.key.range.start()))?;
+            let indent = context.source.get(start..last.key.range.start())?;
+            if indent.is_empty() || !indent.bytes().all(|byte| byte == b' ') {
+                return None;
+            }
+            indent.to_string()
+        }
+        None => "  ".to_string(),
+    };
     let line = format!(
-        "  {key}: {}{newline}",
+        "{indent}{key}: {}{newline}",
         crate::frontmatter::yaml::double_quoted(value)
     );
     let remove = TextEdit {

@@ -17,3 +17,33 @@ pub fn name_value<'a>(context: &'a SkillContext<'_>) -> Option<(&'a str, TextRan
         .string_field("name")
         .filter(|(name, _)| !name.trim().is_empty())
 }
+
+/// The name made to follow the specification: lowercase, each run of characters other than a-z and
+/// 0-9 turned into one `-`, no `-` at either end (`A11y Auditor` → `a11y-auditor`, `My_Skill` →
+/// `my-skill`). `None` when nothing of it is left, or it already conforms.
+pub fn conforming(name: &str) -> Option<String> {
+    let mut out = String::with_capacity(name.len());
+    for c in name.trim().to_lowercase().chars() {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_matches('-').to_string();
+    (!out.is_empty() && out != name).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_conforming_name_has_no_space_capital_or_stray_hyphen() {
+        assert_eq!(conforming("A11y Auditor").as_deref(), Some("a11y-auditor"));
+        assert_eq!(conforming("My_Skill").as_deref(), Some("my-skill"));
+        assert_eq!(conforming("--PDF  tools--").as_deref(), Some("pdf-tools"));
+        assert_eq!(conforming("pdf-tools"), None);
+        assert_eq!(conforming("日本"), None);
+    }
+}

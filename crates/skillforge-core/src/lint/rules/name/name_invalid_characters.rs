@@ -1,5 +1,5 @@
 use super::name_value;
-use crate::lint::{Finding, SkillContext};
+use crate::lint::{Applicability, Finding, SkillContext, TextEdit};
 
 crate::declare_rule! {
     /// ## What it does
@@ -17,13 +17,14 @@ crate::declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// Use hyphens between words: `pdf-tools`.
+    /// Use hyphens between words: `pdf-tools`. Offered as a rename to the conforming name (unsafe: the
+    /// folder must be renamed too, and references to the old name break).
     RULE {
         name: "name-invalid-characters",
         group: "name",
         severity: Error,
         profiles: [Spec, Nagents, Tenxgraph, ClaudeUpload, Codex, Copilot, Opencode],
-        fix: None,
+        fix: Unsafe,
         check: check,
     }
 }
@@ -46,11 +47,24 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
         .take(5)
         .map(|character| format!("{character:?}"))
         .collect();
-    findings.push(Finding::new(
+    let finding = Finding::new(
         range,
         format!(
             "`name` may only use a-z, 0-9 and `-`; found {}",
             shown.join(", ")
         ),
-    ));
+    );
+    // An upper-case name is SF203's to fix (with the same conforming name); here only the others.
+    let fix = super::conforming(name).filter(|_| name.to_lowercase() == name);
+    findings.push(match fix {
+        Some(renamed) => finding.with_fix(
+            format!("Rename to `{renamed}`"),
+            Applicability::Unsafe,
+            vec![TextEdit {
+                range,
+                replacement: renamed.clone(),
+            }],
+        ),
+        None => finding,
+    });
 }

@@ -15,7 +15,8 @@ crate::declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// Lowercase the name (unsafe: the folder must be renamed too, and references to the old name break).
+    /// Rename to the conforming name: lowercase, other characters as hyphens (`A11y Auditor` →
+    /// `a11y-auditor`; unsafe: the folder must be renamed too, and references to the old name break).
     RULE {
         name: "name-not-lowercase",
         group: "name",
@@ -30,17 +31,20 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let Some((name, range)) = name_value(context) else {
         return;
     };
-    let lower = name.to_lowercase();
-    if lower != name {
-        findings.push(
-            Finding::new(range, format!("`name` `{name}` must be lowercase")).with_fix(
-                format!("Rename to `{lower}`"),
+    if name.to_lowercase() != name {
+        let finding = Finding::new(range, format!("`name` `{name}` must be lowercase"));
+        // The offered name follows every naming rule at once, so the fix leaves no next finding
+        // (`A11y Auditor` becomes `a11y-auditor`, not `a11y auditor`).
+        findings.push(match super::conforming(name) {
+            Some(renamed) => finding.with_fix(
+                format!("Rename to `{renamed}`"),
                 Applicability::Unsafe,
                 vec![TextEdit {
                     range,
-                    replacement: lower.clone(),
+                    replacement: renamed.clone(),
                 }],
             ),
-        );
+            None => finding,
+        });
     }
 }
