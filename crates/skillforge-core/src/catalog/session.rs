@@ -71,8 +71,9 @@ struct Surroundings {
     codex_policy: Option<Vec<u8>>,
     /// Rust's error for the file's bytes, when they are not UTF-8.
     utf8_error: Option<std::str::Utf8Error>,
-    /// The file's resolved path: Codex loads a file reached by two paths once, under the first.
-    identity: Option<PathBuf>,
+    /// The file (device, inode) as it was read: Codex loads a file reached by two paths once, under the
+    /// first.
+    identity: Option<(u64, u64)>,
 }
 
 /// One SKILL.md as the full-YAML clients read it, computed once per text.
@@ -132,7 +133,10 @@ impl Document {
             linked_file: file.placement.symlinked_file,
             codex_policy: RealFiles.read(file.dir(), Path::new("agents/openai.yaml")),
             utf8_error: file.utf8_error,
-            identity: std::fs::canonicalize(&file.path).ok(),
+            identity: file
+                .origin
+                .as_ref()
+                .map(|origin| (origin.identity.device, origin.identity.inode)),
         };
         Self::read(&file.path, &file.source, surroundings)
     }
@@ -549,8 +553,8 @@ impl ReadsFor<Codex> for CatalogSession {
         let mut problems = Vec::new();
         let mut identities = HashSet::new();
         for document in self.documents(buffers) {
-            if let Some(identity) = &document.surroundings.identity {
-                if !identities.insert(identity.clone()) {
+            if let Some(identity) = document.surroundings.identity {
+                if !identities.insert(identity) {
                     continue;
                 }
             }

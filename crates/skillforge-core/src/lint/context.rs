@@ -51,51 +51,49 @@ impl FileProbe for RealFiles {
     /// Looked up from the skill folder without following any link (a link counts as present), so a
     /// check never touches what a link inside a skill points to.
     fn exists(&self, skill_dir: &Path, inside: &Path) -> bool {
-        let folder = if skill_dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            skill_dir
-        };
-        let names: Vec<&std::ffi::OsStr> = inside
-            .components()
-            .filter_map(|component| match component {
-                std::path::Component::Normal(name) => Some(name),
-                _ => None,
-            })
-            .collect();
-        let Some((name, parents)) = names.split_last() else {
+        let Some((name, parents)) = split_inside(inside) else {
             return true;
         };
-        crate::fs::open::root_directory(folder)
+        crate::fs::open::root_directory(skill_folder(skill_dir))
             .ok()
             .and_then(|skill| {
                 crate::fs::open::directory_beneath(&skill, parents.iter().copied()).ok()
             })
-            .is_some_and(|parent| crate::fs::open::kind_at(&parent, *name).is_ok())
+            .is_some_and(|parent| crate::fs::open::kind_at(&parent, name).is_ok())
     }
 
     /// Read from the skill folder without following any link, so nothing outside it is ever read (a
     /// client that follows a link there may see more).
     fn read(&self, skill_dir: &Path, inside: &Path) -> Option<Vec<u8>> {
-        let folder = if skill_dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            skill_dir
-        };
-        let names: Vec<&std::ffi::OsStr> = inside
-            .components()
-            .filter_map(|component| match component {
-                std::path::Component::Normal(name) => Some(name),
-                _ => None,
-            })
-            .collect();
-        let (name, parents) = names.split_last()?;
-        let skill = crate::fs::open::root_directory(folder).ok()?;
+        let (name, parents) = split_inside(inside)?;
+        let skill = crate::fs::open::root_directory(skill_folder(skill_dir)).ok()?;
         let parent = crate::fs::open::directory_beneath(&skill, parents.iter().copied()).ok()?;
-        crate::fs::read::regular_at(&parent, *name, crate::fs::Limit::SKILL_FILE)
+        crate::fs::read::regular_at(&parent, name, crate::fs::Limit::SKILL_FILE)
             .ok()
             .map(|read| read.bytes)
     }
+}
+
+/// The skill folder to open: `.` for an empty path (a SKILL.md named without a folder).
+fn skill_folder(skill_dir: &Path) -> &Path {
+    if skill_dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        skill_dir
+    }
+}
+
+/// A relative path's last name and the folders before it (`.` and `..` left out); `None` when empty.
+fn split_inside(inside: &Path) -> Option<(&std::ffi::OsStr, Vec<&std::ffi::OsStr>)> {
+    let mut names: Vec<&std::ffi::OsStr> = inside
+        .components()
+        .filter_map(|component| match component {
+            std::path::Component::Normal(name) => Some(name),
+            _ => None,
+        })
+        .collect();
+    let name = names.pop()?;
+    Some((name, names))
 }
 
 /// One SKILL.md as read from disk (or from an editor buffer).
@@ -231,6 +229,8 @@ pub struct SkillContext<'a> {
     /// The body's local links, parsed once for the rules that need them (Markdown parsing dominates the
     /// cost of linting a large body).
     links: std::cell::OnceCell<Vec<crate::lint::rules::body::LocalLink>>,
+    /// The frontmatter as Claude Code reads it, parsed once for the rules about its own fields.
+    claude_code: std::cell::OnceCell<crate::clients::claude_code::frontmatter::Parsed>,
 }
 
 impl<'a> SkillContext<'a> {
@@ -262,6 +262,7 @@ impl<'a> SkillContext<'a> {
             profiles,
             files,
             links: std::cell::OnceCell::new(),
+            claude_code: std::cell::OnceCell::new(),
         }
     }
 
@@ -273,6 +274,12 @@ impl<'a> SkillContext<'a> {
     /// The YAML parse of the frontmatter block; `None` when there is no block to parse.
     pub fn yaml(&self) -> Option<&Result<Option<Node>, YamlError>> {
         self.yaml.as_deref()
+    }
+
+    /// The frontmatter as Claude Code reads it (its own YAML reading and quote retry), parsed on first use.
+    pub fn claude_code_frontmatter(&self) -> &crate::clients::claude_code::frontmatter::Parsed {
+        self.claude_code
+            .get_or_init(|| crate::clients::claude_code::frontmatter::parse(self.source))
     }
 
     /// Relative link and image targets in the body.

@@ -35,7 +35,7 @@ crate::declare_rule! {
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let parsed = claude_fields(context);
-    let Some((value, range)) = claude_field(context, &parsed, "allowed-tools") else {
+    let Some((value, range)) = claude_field(context, parsed, "allowed-tools") else {
         return;
     };
     let written = range.slice(context.source);

@@ -29,7 +29,7 @@ crate::declare_rule! {
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let parsed = claude_fields(context);
-    let Some((value, range)) = claude_field(context, &parsed, "context") else {
+    let Some((value, range)) = claude_field(context, parsed, "context") else {
         return;
     };
     if matches!(value, Js::String(text) if text == "fork") || value.is_null() {

@@ -30,7 +30,7 @@ crate::declare_rule! {
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let parsed = claude_fields(context);
-    let Some((value, range)) = claude_field(context, &parsed, "effort") else {
+    let Some((value, range)) = claude_field(context, parsed, "effort") else {
         return;
     };
     if !effort_valid(value) {

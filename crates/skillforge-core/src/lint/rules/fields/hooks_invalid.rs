@@ -34,7 +34,7 @@ crate::declare_rule! {
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let parsed = claude_fields(context);
-    let Some((value, range)) = claude_field(context, &parsed, "hooks") else {
+    let Some((value, range)) = claude_field(context, parsed, "hooks") else {
         return;
     };
     for (path, problem) in hook_problems(value) {

@@ -33,7 +33,7 @@ crate::declare_rule! {
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let parsed = claude_fields(context);
     for key in ["user-invocable", "disable-model-invocation"] {
-        let Some((value, range)) = claude_field(context, &parsed, key) else {
+        let Some((value, range)) = claude_field(context, parsed, key) else {
             continue;
         };
         // An empty `disable-model-invocation` is false, its default; an empty `user-invocable` also reads

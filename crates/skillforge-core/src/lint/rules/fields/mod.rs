@@ -20,14 +20,14 @@ pub mod shell_unknown;
 pub mod unknown_field;
 pub mod user_invocable_misspelled;
 
-use crate::clients::claude_code::frontmatter::{self, Js, Parsed};
+use crate::clients::claude_code::frontmatter::{Js, Parsed};
 use crate::lint::SkillContext;
 use crate::text::TextRange;
 
 /// The frontmatter as Claude Code reads it (its own YAML reading and retry), for the rules about its
 /// fields.
-pub(crate) fn claude_fields(context: &SkillContext<'_>) -> Parsed {
-    frontmatter::parse(context.source)
+pub(crate) fn claude_fields<'c>(context: &'c SkillContext<'_>) -> &'c Parsed {
+    context.claude_code_frontmatter()
 }
 
 /// A Claude Code field's value and where to point at it: the value as written, else the key, else the

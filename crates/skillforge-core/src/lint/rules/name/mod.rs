@@ -8,7 +8,7 @@ pub mod name_not_lowercase;
 pub mod name_reserved_word;
 pub mod name_too_long;
 
-use crate::lint::SkillContext;
+use crate::lint::{Applicability, Finding, SkillContext, TextEdit};
 use crate::text::TextRange;
 
 /// The name as a scalar with its value range, when it is written and not blank.
@@ -32,6 +32,21 @@ pub fn conforming(name: &str) -> Option<String> {
     }
     let out = out.trim_matches('-').to_string();
     (!out.is_empty() && out != name).then_some(out)
+}
+
+/// Offers `renamed` in place of the name at `range` (unsafe: the folder and references keep the old one).
+pub fn with_rename(finding: Finding, range: TextRange, renamed: Option<String>) -> Finding {
+    match renamed {
+        Some(renamed) => finding.with_fix(
+            format!("Rename to `{renamed}`"),
+            Applicability::Unsafe,
+            vec![TextEdit {
+                range,
+                replacement: renamed,
+            }],
+        ),
+        None => finding,
+    }
 }
 
 #[cfg(test)]

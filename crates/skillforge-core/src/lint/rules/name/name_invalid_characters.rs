@@ -1,5 +1,5 @@
 use super::name_value;
-use crate::lint::{Applicability, Finding, SkillContext, TextEdit};
+use crate::lint::{Finding, SkillContext};
 
 crate::declare_rule! {
     /// ## What it does
@@ -56,15 +56,5 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     );
     // An upper-case name is SF203's to fix (with the same conforming name); here only the others.
     let fix = super::conforming(name).filter(|_| name.to_lowercase() == name);
-    findings.push(match fix {
-        Some(renamed) => finding.with_fix(
-            format!("Rename to `{renamed}`"),
-            Applicability::Unsafe,
-            vec![TextEdit {
-                range,
-                replacement: renamed.clone(),
-            }],
-        ),
-        None => finding,
-    });
+    findings.push(super::with_rename(finding, range, fix));
 }

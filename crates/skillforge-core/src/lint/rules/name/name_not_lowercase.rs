@@ -1,5 +1,5 @@
 use super::name_value;
-use crate::lint::{Applicability, Finding, SkillContext, TextEdit};
+use crate::lint::{Finding, SkillContext};
 
 crate::declare_rule! {
     /// ## What it does
@@ -35,16 +35,6 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
         let finding = Finding::new(range, format!("`name` `{name}` must be lowercase"));
         // The offered name follows every naming rule at once, so the fix leaves no next finding
         // (`A11y Auditor` becomes `a11y-auditor`, not `a11y auditor`).
-        findings.push(match super::conforming(name) {
-            Some(renamed) => finding.with_fix(
-                format!("Rename to `{renamed}`"),
-                Applicability::Unsafe,
-                vec![TextEdit {
-                    range,
-                    replacement: renamed.clone(),
-                }],
-            ),
-            None => finding,
-        });
+        findings.push(super::with_rename(finding, range, super::conforming(name)));
     }
 }
