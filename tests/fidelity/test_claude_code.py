@@ -11,8 +11,8 @@ Nothing expected is stored anywhere: every expected value comes from the binary 
 For the probe projects and fixture trees, `skillforge lint --profile claude-code` also runs over the project's
 `.claude/skills`: a `loads` verdict must be the entry the binary sent for that folder (`- NAME: DESCRIPTION`, or
 `- NAME` where the budget shrank it), any other verdict a folder the binary did not list; and every entry the
-binary sent must have a linted SKILL.md, except in a hidden folder (lint does not search those yet) or behind a
-link out of the linted folder (lint never follows one): those are named and counted. And `skillforge listing
+binary sent must have a linted SKILL.md (hidden folders included), except behind a link out of the linted
+folder (lint never follows one): those are named and counted. And `skillforge listing
 --dialect claude-code ROOT` over that `.claude/skills` must print the block byte for byte (not compared, and said
 so, where lint skips a skill the binary lists).
 
@@ -104,8 +104,8 @@ def compare_verdicts(verdicts: list[dict], refused: list[str], root: Path,
     (ENTRY as sent: `- NAME: DESCRIPTION`, or `- NAME` when the budget shrank it), else ("not listed",). Lint's
     side: a `loads` verdict is ("listed", `- NAME: DESCRIPTION`), shrunk to `- NAME` where the client shrank the
     entry; `unlisted` and `skipped` are ("not listed",). Client entries for folders lint did not find are kept
-    apart (returned as the third value) when the folder is hidden, which lint does not search yet, or when lint
-    refused to read it (`refused`: a link out of the root); any other is a difference."""
+    apart (returned as the third value) when lint refused to read it (`refused`: a link out of the root); any
+    other, hidden folders included, is a difference."""
     refused_folders = {Path(path).relative_to(root).parts[0] for path in refused if Path(path).is_relative_to(root)
                        and Path(path) != root}
     by_folder = {real_clients._entry_name(entry): entry for entry in entries}
@@ -129,9 +129,7 @@ def compare_verdicts(verdicts: list[dict], refused: list[str], root: Path,
         key = f"{folder}/SKILL.md"
         if key in expected:
             continue
-        if folder.startswith("."):
-            unlinted.append(f"{key} (a hidden folder; lint does not search hidden folders)")
-        elif folder in refused_folders:
+        if folder in refused_folders:
             unlinted.append(f"{key} (lint does not follow a link out of the linted folder)")
         else:
             expected[key] = ("listed", entry)
@@ -345,7 +343,7 @@ def main(argv: list[str]) -> int:
                                               case.roots_form)
             print(f"{SUITE}: lint verdicts compared per SKILL.md: "
                   + ", ".join(f"{count} {state}" for state, count in sorted(counts.items()))
-                  + f"; {unlinted_total} listed skills that lint does not read (hidden folders, links out)")
+                  + f"; {unlinted_total} listed skills that lint does not read (links out)")
     print(f"{SUITE}: {time.monotonic() - started:.0f}s")
     return results.finish(SUITE, MIN_CASES)
 

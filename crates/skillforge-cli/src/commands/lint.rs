@@ -14,9 +14,10 @@ use skillforge_core::lint::config::Config;
 use skillforge_core::lint::context::RealFiles;
 use skillforge_core::lint::fix::{fix_until_stable, write_fixed};
 use skillforge_core::lint::registry::CODES;
+use skillforge_core::lint::search::Search;
 use skillforge_core::lint::verdict::Outcome;
 use skillforge_core::lint::workspace::{
-    collect_all, lint_files, tenxgraph_loaded, FileReport, LintOptions,
+    collect_with, lint_files, tenxgraph_loaded, FileReport, LintOptions,
 };
 use skillforge_core::lint::{Diagnostic, ProfileId, Severity, Summary};
 
@@ -79,6 +80,14 @@ pub struct Args {
     /// With --fix, also apply fixes that change what a client reads.
     #[arg(long, requires = "fix")]
     unsafe_fixes: bool,
+    /// Also search hidden folders that hold no skill folder directly (client folders such as `.claude`
+    /// and `.agents`, and hidden folders with skills in them, are always searched).
+    #[arg(long)]
+    hidden: bool,
+    /// Also search what `.gitignore`, `.ignore` and `.git/info/exclude` leave out, and dependency and
+    /// build folders (`node_modules`, `.venv`, `target`, `dist`, …).
+    #[arg(long)]
+    no_ignore: bool,
     /// Ignore any skillforge.toml.
     #[arg(long, conflicts_with = "config")]
     no_config: bool,
@@ -113,7 +122,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         ProfileId::ALL.to_vec()
     };
     let options = LintOptions { profiles, config };
-    let collected = collect_all(&args.paths, &options.config)?;
+    let search = Search {
+        hidden: args.hidden,
+        no_ignore: args.no_ignore,
+    };
+    let collected = collect_with(&args.paths, &options.config, &search)?;
     // Said on stderr so every output format stays valid; the run still lints everything else.
     for skipped in &collected.skipped {
         eprintln!("error: {}: {}; not linted", skipped.path, skipped.reason);

@@ -571,6 +571,15 @@ impl ReadsFor<Codex> for CatalogSession {
             if depth > codex::discovery::MAX_DEPTH {
                 continue;
             }
+            // Codex never enters a hidden folder below a skills root (`tree-hidden`).
+            let hidden = relative.parent().is_some_and(|folders| {
+                folders
+                    .components()
+                    .any(|name| name.as_os_str().as_encoded_bytes().starts_with(b"."))
+            });
+            if hidden {
+                continue;
+            }
             match document.codex {
                 codex::FileVerdict::Loads {
                     name,

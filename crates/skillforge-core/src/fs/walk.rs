@@ -138,6 +138,16 @@ pub struct Walked<R> {
     pub too_deep: Vec<PathBuf>,
 }
 
+impl<R> Walked<R> {
+    fn new() -> Self {
+        Walked {
+            found: Vec::new(),
+            problems: Vec::new(),
+            too_deep: Vec::new(),
+        }
+    }
+}
+
 /// Walks the tree below the open folder `root` (whose path is `root_path`), calling `visit` on every
 /// folder; `visit` pushes what it keeps and says whether to enter the folder's subfolders. Links are
 /// never entered.
@@ -147,21 +157,79 @@ pub fn walk<R: Send>(
     options: &Options,
     visit: &(dyn Fn(&Folder<'_>, &mut Vec<R>) -> bool + Sync),
 ) -> Walked<R> {
-    let mut walked = Walked {
-        found: Vec::new(),
-        problems: Vec::new(),
-        too_deep: Vec::new(),
+    struct ByName<'v, R> {
+        skip: fn(&[u8]) -> bool,
+        visit: &'v (dyn Fn(&Folder<'_>, &mut Vec<R>) -> bool + Sync),
+    }
+    impl<R> Visitor<R> for ByName<'_, R> {
+        type State = ();
+        fn folder(&self, folder: &Folder<'_>, _: Option<&()>, out: &mut Vec<R>) -> Option<()> {
+            (self.visit)(folder, out).then_some(())
+        }
+        fn enter(&self, _: &Folder<'_>, _: &(), entry: &Entry) -> bool {
+            !(self.skip)(entry.name_bytes())
+        }
+    }
+    let visitor = ByName {
+        skip: options.skip,
+        visit,
     };
-    walk_in(root, root_path, 0, options, visit, &mut walked);
+    walk_with(
+        root,
+        root_path,
+        &Limits {
+            max_depth: options.max_depth,
+            parallel: options.parallel,
+        },
+        &visitor,
+    )
+}
+
+/// The bounds of a [`walk_with`].
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Folders deeper than this below the root are not entered.
+    pub max_depth: usize,
+    /// Walk the root's subfolders on several threads (for large trees; results keep their order).
+    pub parallel: bool,
+}
+
+/// What a [`walk_with`] does in each folder, with a state each folder hands down to its subfolders
+/// (for example the ignore files read on the way down).
+pub trait Visitor<R>: Sync {
+    type State: Send + Sync;
+    /// Called on every folder entered, with the state of the folder it is in (`None` for the root);
+    /// pushes what it keeps and returns the state its subfolders get, or `None` not to enter them.
+    fn folder(
+        &self,
+        folder: &Folder<'_>,
+        parent: Option<&Self::State>,
+        out: &mut Vec<R>,
+    ) -> Option<Self::State>;
+    /// Whether to enter the subfolder `entry` of `folder`, whose state is `state`.
+    fn enter(&self, folder: &Folder<'_>, state: &Self::State, entry: &Entry) -> bool;
+}
+
+/// Walks the tree below the open folder `root` as [`walk`] does, the visitor deciding per folder and
+/// per subfolder. Links are never entered.
+pub fn walk_with<R: Send, V: Visitor<R>>(
+    root: &OwnedFd,
+    root_path: &Path,
+    limits: &Limits,
+    visitor: &V,
+) -> Walked<R> {
+    let mut walked = Walked::new();
+    walk_in(root, root_path, 0, None, limits, visitor, &mut walked);
     walked
 }
 
-fn walk_in<R: Send>(
+fn walk_in<R: Send, V: Visitor<R>>(
     descriptor: &OwnedFd,
     path: &Path,
     depth: usize,
-    options: &Options,
-    visit: &(dyn Fn(&Folder<'_>, &mut Vec<R>) -> bool + Sync),
+    parent: Option<&V::State>,
+    limits: &Limits,
+    visitor: &V,
     walked: &mut Walked<R>,
 ) {
     let entries = match list(descriptor) {
@@ -180,15 +248,14 @@ fn walk_in<R: Send>(
         descriptor,
         entries: &entries,
     };
-    let descend = visit(&folder, &mut walked.found);
-    if !descend {
+    let Some(state) = visitor.folder(&folder, parent, &mut walked.found) else {
         return;
-    }
+    };
     let children: Vec<&Entry> = entries
         .iter()
-        .filter(|entry| entry.kind == FileType::Directory && !(options.skip)(entry.name_bytes()))
+        .filter(|entry| entry.kind == FileType::Directory && visitor.enter(&folder, &state, entry))
         .collect();
-    if depth >= options.max_depth {
+    if depth >= limits.max_depth {
         if !children.is_empty() {
             walked.too_deep.push(path.to_path_buf());
         }
@@ -197,7 +264,15 @@ fn walk_in<R: Send>(
     let enter = |entry: &Entry, walked: &mut Walked<R>| {
         let child_path = folder.path_of(&entry.name);
         match open::directory_at(descriptor, entry.name.as_c_str()) {
-            Ok(child) => walk_in(&child, &child_path, depth + 1, options, visit, walked),
+            Ok(child) => walk_in(
+                &child,
+                &child_path,
+                depth + 1,
+                Some(&state),
+                limits,
+                visitor,
+                walked,
+            ),
             // Replaced by something else since it was listed: gone, not a problem.
             Err(Errno::NOENT | Errno::NOTDIR | Errno::LOOP) => {}
             Err(errno) => walked.problems.push(Problem {
@@ -206,15 +281,11 @@ fn walk_in<R: Send>(
             }),
         }
     };
-    if depth == 0 && options.parallel && children.len() >= 2 {
+    if depth == 0 && limits.parallel && children.len() >= 2 {
         // Listing folders is most of a large walk and the subtrees are independent: walk the top-level
         // folders on every core, then join their findings in name order.
         let parts = crate::parallel::map_from(2, &children, |entry| {
-            let mut part = Walked {
-                found: Vec::new(),
-                problems: Vec::new(),
-                too_deep: Vec::new(),
-            };
+            let mut part = Walked::new();
             enter(entry, &mut part);
             part
         });

@@ -11,6 +11,7 @@ pub mod fix;
 pub mod profile;
 pub mod registry;
 pub mod rules;
+pub mod search;
 pub mod verdict;
 pub mod workspace;
 

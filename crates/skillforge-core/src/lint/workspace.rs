@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -11,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::config::Config;
 use super::context::{FileProbe, Origin, RealFiles, SkillContext, SkillFile};
 use super::registry::CODES;
+use super::search::{Ignores, Search};
 use super::verdict::{self, Verdict};
 use super::{Applicability, Diagnostic, Finding, Fix, ProfileId, Severity, TextEdit};
 use crate::clients::tenxgraph::LoadedSkill;
@@ -53,8 +55,13 @@ pub enum CollectError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{path}: no SKILL.md found")]
-    NoSkills { path: String },
+    #[error("{path}: no SKILL.md found{hint}")]
+    NoSkills {
+        path: String,
+        /// What the search passed over that might hold skills ("" when nothing), with the option that
+        /// searches it.
+        hint: String,
+    },
     #[error("{path}: no SKILL.md found inside; {note}")]
     OnlyLinksOut { path: String, note: String },
     #[error("{path}: no SKILL.md found within {MAX_DEPTH} folders of it; {deep} is deeper and was not searched")]
@@ -306,8 +313,10 @@ fn apply_suppressions(
 
 /// Finds the SKILL.md files under the given paths, reads them and fills in their placement facts.
 ///
-/// A path may be a SKILL.md, a skill folder, or any folder; folders are searched recursively (hidden
-/// folders, `node_modules` and `target` skipped). Each path is a boundary — widened to the repository
+/// A path may be a SKILL.md, a skill folder, or any folder; folders are searched recursively as
+/// [`super::search`] says (client folders such as `.claude` and hidden folders that hold skills
+/// searched; version control, dependency and build folders and what ignore files leave out passed
+/// over). Each path is a boundary — widened to the repository
 /// that holds it, if any — that nothing read leaves: a linked folder or SKILL.md is read when its target
 /// lies inside, and reported, never read, when it points outside.
 ///
@@ -336,6 +345,15 @@ pub struct Collected {
 
 /// Like [`collect`], also reporting the files it could not read.
 pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, CollectError> {
+    collect_with(paths, config, &Search::default())
+}
+
+/// Like [`collect_all`], searching folders as `search` says ([`super::search`]).
+pub fn collect_with(
+    paths: &[PathBuf],
+    config: &Config,
+    search: &Search,
+) -> Result<Collected, CollectError> {
     let mut found: Vec<Found> = Vec::new();
     let mut collected = Collected::default();
     for path in paths {
@@ -347,6 +365,7 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
         let before = (found.len(), collected.skipped.len());
         let notes_before = collected.notes.len();
         let mut too_deep = Vec::new();
+        let mut passed_over = PassedOver::default();
         if metadata.is_file() {
             // Only a skill file is linted as one: `lint notes.txt` is a slip, not a skill.
             let name = path.file_name().unwrap_or_default();
@@ -383,7 +402,8 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
             let descriptor = scope.open(&[]).map_err(io)?;
             let root_is_link =
                 std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-            let walked = scope.walk(&descriptor, path, root_is_link);
+            let (walked, passed) = scope.walk(&descriptor, path, root_is_link, search);
+            passed_over = passed;
             for item in walked.found {
                 match item {
                     Walk::Found(one) => found.push(one),
@@ -401,7 +421,7 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
                 });
             }
             too_deep = walked.too_deep;
-            for skipped in scope.deeper(path, &too_deep) {
+            for skipped in scope.deeper(path, &too_deep, search) {
                 collected.skipped.push(skipped);
             }
         } else {
@@ -428,6 +448,7 @@ pub fn collect_all(paths: &[PathBuf], config: &Config) -> Result<Collected, Coll
                 },
                 None => CollectError::NoSkills {
                     path: path.display().to_string(),
+                    hint: passed_over.hint(),
                 },
             });
         }
@@ -713,30 +734,49 @@ impl Scope {
         descriptor: &OwnedFd,
         root: &Path,
         root_is_link: bool,
-    ) -> crate::fs::walk::Walked<Walk> {
-        let options = crate::fs::walk::Options {
+        search: &Search,
+    ) -> (crate::fs::walk::Walked<Walk>, PassedOver) {
+        let limits = crate::fs::walk::Limits {
             max_depth: MAX_DEPTH,
-            skip: skipped_folder,
             parallel: true,
         };
-        crate::fs::walk::walk(descriptor, root, &options, &|folder, out| {
-            let relative: Vec<OsString> = folder
-                .path
-                .strip_prefix(root)
-                .unwrap_or(Path::new(""))
-                .components()
-                .map(|component| component.as_os_str().to_os_string())
-                .collect();
-            self.visit_folder(folder, &relative, folder.depth == 0 && root_is_link, out);
-            for entry in folder.entries {
-                if entry.kind != rustix::fs::FileType::Symlink || skipped_folder(entry.name_bytes())
-                {
-                    continue;
-                }
-                self.visit_link(folder, &relative, entry, out);
-            }
-            true
-        })
+        let mut notes = Vec::new();
+        let above = self.ignores_above(search, &mut notes);
+        let visitor = Visit {
+            scope: self,
+            root,
+            root_is_link,
+            search,
+            above,
+            ignored: AtomicUsize::new(0),
+            hidden: AtomicUsize::new(0),
+        };
+        let mut walked = crate::fs::walk::walk_with(descriptor, root, &limits, &visitor);
+        walked.found.splice(0..0, notes.into_iter().map(Walk::Note));
+        let passed_over = PassedOver {
+            ignored: visitor.ignored.into_inner(),
+            hidden: visitor.hidden.into_inner(),
+        };
+        (walked, passed_over)
+    }
+
+    /// The ignore files of the folders from the boundary down to the linted folder's parent, which
+    /// apply below it too.
+    fn ignores_above(&self, search: &Search, notes: &mut Vec<String>) -> Option<Arc<Ignores>> {
+        let mut chain: Option<Arc<Ignores>> = None;
+        let mut at = self.boundary.clone();
+        for depth in 0..self.below.len() {
+            let names = self.below[..depth].iter().map(OsString::as_os_str);
+            let Ok(folder) = crate::fs::open::directory_beneath(&*self.descriptor, names) else {
+                break;
+            };
+            let Ok(entries) = crate::fs::walk::list(&folder) else {
+                break;
+            };
+            chain = Some(search.ignores_of(&folder, &at, &entries, chain.as_ref(), notes));
+            at.push(&self.below[depth]);
+        }
+        chain
     }
 
     /// The skill file of one folder, if it has one ([`skill_file_in`]).
@@ -745,11 +785,15 @@ impl Scope {
         folder: &crate::fs::walk::Folder<'_>,
         relative: &[OsString],
         via_link: bool,
+        read: &dyn Fn(&crate::fs::walk::Entry) -> bool,
         out: &mut Vec<Walk>,
     ) {
         let Some((entry, lowercase_beside)) = skill_file_in(folder.entries) else {
             return;
         };
+        if !read(entry) {
+            return;
+        }
         let here: Vec<OsString> = self.below.iter().chain(relative).cloned().collect();
         let location = self.place(&here, entry.os_name());
         self.add_to(
@@ -827,14 +871,150 @@ impl Scope {
     }
 }
 
+/// The lint walk's visitor: each folder's skill file and links, the ignore files handed down.
+struct Visit<'a> {
+    scope: &'a Scope,
+    root: &'a Path,
+    root_is_link: bool,
+    search: &'a Search,
+    /// The ignore files of the folders above the linted one.
+    above: Option<Arc<Ignores>>,
+    /// Folders passed over as ignored (ignore files, dependency and build folders), and as hidden.
+    ignored: AtomicUsize,
+    hidden: AtomicUsize,
+}
+
+/// What a walk passed over that might hold skills, for the message when it found none.
+#[derive(Debug, Default, Clone, Copy)]
+struct PassedOver {
+    ignored: usize,
+    hidden: usize,
+}
+
+impl PassedOver {
+    fn hint(self) -> String {
+        let folders = |count: usize| {
+            if count == 1 {
+                "1 folder".to_string()
+            } else {
+                format!("{count} folders")
+            }
+        };
+        let mut parts = Vec::new();
+        if self.ignored > 0 {
+            parts.push(format!(
+                "{} left out by ignore files or as dependency or build folders (--no-ignore searches them)",
+                folders(self.ignored)
+            ));
+        }
+        if self.hidden > 0 {
+            parts.push(format!(
+                "{} hidden (--hidden searches them)",
+                folders(self.hidden)
+            ));
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!("; passed over: {}", parts.join(", "))
+        }
+    }
+}
+
+impl Visit<'_> {
+    /// The names of a walked folder below the linted one, and its place (what ignore files match).
+    fn locate(&self, folder: &crate::fs::walk::Folder<'_>) -> (Vec<OsString>, PathBuf) {
+        let relative: Vec<OsString> = folder
+            .path
+            .strip_prefix(self.root)
+            .unwrap_or(Path::new(""))
+            .components()
+            .map(|component| component.as_os_str().to_os_string())
+            .collect();
+        let at = self.scope.boundary.join(
+            self.scope
+                .below
+                .iter()
+                .chain(&relative)
+                .collect::<PathBuf>(),
+        );
+        (relative, at)
+    }
+}
+
+impl crate::fs::walk::Visitor<Walk> for Visit<'_> {
+    type State = (PathBuf, Arc<Ignores>);
+
+    fn folder(
+        &self,
+        folder: &crate::fs::walk::Folder<'_>,
+        parent: Option<&Self::State>,
+        out: &mut Vec<Walk>,
+    ) -> Option<Self::State> {
+        let (relative, at) = self.locate(folder);
+        let mut notes = Vec::new();
+        let inherited = parent.map(|(_, ignores)| ignores).or(self.above.as_ref());
+        let ignores = self.search.ignores_of(
+            folder.descriptor,
+            &at,
+            folder.entries,
+            inherited,
+            &mut notes,
+        );
+        out.extend(notes.into_iter().map(Walk::Note));
+        self.scope.visit_folder(
+            folder,
+            &relative,
+            folder.depth == 0 && self.root_is_link,
+            &|entry| self.search.reads_file(&at, &ignores, entry),
+            out,
+        );
+        for entry in folder.entries {
+            if entry.kind == rustix::fs::FileType::Symlink
+                && self.search.follows_link(&at, &ignores, entry)
+            {
+                self.scope.visit_link(folder, &relative, entry, out);
+            }
+        }
+        Some((at, ignores))
+    }
+
+    fn enter(
+        &self,
+        folder: &crate::fs::walk::Folder<'_>,
+        (at, ignores): &Self::State,
+        entry: &crate::fs::walk::Entry,
+    ) -> bool {
+        let entered = self.search.enters(folder.descriptor, at, ignores, entry);
+        if !entered {
+            match self.search.why_not(at, ignores, entry) {
+                Some(super::search::PassedOver::Ignored) => {
+                    self.ignored.fetch_add(1, AtomicOrdering::Relaxed);
+                }
+                Some(super::search::PassedOver::Hidden) => {
+                    self.hidden.fetch_add(1, AtomicOrdering::Relaxed);
+                }
+                None => {}
+            }
+        }
+        entered
+    }
+}
+
 impl Scope {
     /// The skill files below the folders where the walk stopped at [`MAX_DEPTH`] (a bounded look of
     /// [`DEEPER_FOLDERS`] folders): reported as not linted, never dropped unseen.
-    fn deeper(&self, root: &Path, stopped: &[PathBuf]) -> Vec<Skipped> {
+    fn deeper(&self, root: &Path, stopped: &[PathBuf], search: &Search) -> Vec<Skipped> {
         let budget = std::sync::atomic::AtomicUsize::new(DEEPER_FOLDERS);
         let options = crate::fs::walk::Options {
             max_depth: usize::MAX,
-            skip: skipped_folder,
+            // The same names passed over as in the walk (ignore files aside: this is only a look).
+            skip: match (search.hidden, search.no_ignore) {
+                (false, false) => |name| Search::default().passes_over(name),
+                (true, false) => |name| SEARCH_HIDDEN.passes_over(name),
+                (false, true) => |name| SEARCH_NO_IGNORE.passes_over(name),
+                (true, true) => |name| SEARCH_ALL.passes_over(name),
+            },
             parallel: false,
         };
         let mut skipped = Vec::new();
@@ -883,6 +1063,19 @@ impl Scope {
     }
 }
 
+const SEARCH_HIDDEN: Search = Search {
+    hidden: true,
+    no_ignore: false,
+};
+const SEARCH_NO_IGNORE: Search = Search {
+    hidden: false,
+    no_ignore: true,
+};
+const SEARCH_ALL: Search = Search {
+    hidden: true,
+    no_ignore: true,
+};
+
 /// How many folders below [`MAX_DEPTH`] are searched for skill files too deep to lint, so a deep tree
 /// costs a bounded look.
 const DEEPER_FOLDERS: usize = 1000;
@@ -900,11 +1093,6 @@ fn skill_file_in(entries: &[crate::fs::walk::Entry]) -> Option<(&crate::fs::walk
     let lowercase = SKILL_FILE_NAMES[1];
     let beside = entry.name_bytes() != lowercase.as_bytes() && named(lowercase).is_some();
     Some((entry, beside))
-}
-
-/// Folder names a search never enters.
-fn skipped_folder(name: &[u8]) -> bool {
-    name.starts_with(b".") || matches!(name, b"node_modules" | b"target" | b"__pycache__")
 }
 
 /// Fills in nesting and duplicate-name facts, in discovery order (which is sorted by path).
