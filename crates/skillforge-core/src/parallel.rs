@@ -6,6 +6,31 @@ pub fn map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<
     map_from(64, items, work)
 }
 
+/// [`map`] over items the work changes (it may take what an item holds).
+pub fn map_mut<T: Send, R: Send>(items: &mut [T], work: impl Fn(&mut T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    if workers <= 1 || items.len() < 64 {
+        return items.iter_mut().map(&work).collect();
+    }
+    let chunk = items.len().div_ceil(workers);
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks_mut(chunk)
+            .map(|part| scope.spawn(move || part.iter_mut().map(work).collect::<Vec<_>>()))
+            .collect();
+        let mut results = Vec::new();
+        for handle in handles {
+            match handle.join() {
+                Ok(mut done) => results.append(&mut done),
+                // The part's items may be half taken: a panic here is a bug, surfaced to the caller.
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        results
+    })
+}
+
 /// [`map`] for work whose items are few but large: spread from `minimum` items on.
 pub fn map_from<T: Sync, R: Send>(
     minimum: usize,

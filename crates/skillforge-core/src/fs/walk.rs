@@ -185,6 +185,9 @@ pub fn walk<R: Send>(
     )
 }
 
+/// How many levels of a parallel walk spread their subfolders over the cores.
+const PARALLEL_LEVELS: usize = 2;
+
 /// The bounds of a [`walk_with`].
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -281,9 +284,10 @@ fn walk_in<R: Send, V: Visitor<R>>(
             }),
         }
     };
-    if depth == 0 && limits.parallel && children.len() >= 2 {
-        // Listing folders is most of a large walk and the subtrees are independent: walk the top-level
-        // folders on every core, then join their findings in name order.
+    if depth < PARALLEL_LEVELS && limits.parallel && children.len() >= 2 {
+        // Listing folders is most of a large walk and the subtrees are independent: walk the folders of
+        // the top levels on every core, then join their findings in name order. Two levels, as most
+        // trees hold one or two folders (`skills`, `.claude`) above their many skills.
         let parts = crate::parallel::map_from(2, &children, |entry| {
             let mut part = Walked::new();
             enter(entry, &mut part);

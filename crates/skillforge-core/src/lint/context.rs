@@ -1,5 +1,6 @@
 //! Everything a rule may look at for one SKILL.md, computed once per file.
 
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -36,6 +37,14 @@ pub trait FileProbe: Sync {
     /// Whether `inside` (a relative path without `..`) exists in the skill folder `skill_dir`.
     fn exists(&self, skill_dir: &Path, inside: &Path) -> bool;
 
+    /// [`FileProbe::exists`] of each of `inside`, in order.
+    fn exist(&self, skill_dir: &Path, inside: &[&Path]) -> Vec<bool> {
+        inside
+            .iter()
+            .map(|inside| self.exists(skill_dir, inside))
+            .collect()
+    }
+
     /// The bytes of the regular file `inside` the skill folder, or `None` when there is none to read.
     fn read(&self, skill_dir: &Path, inside: &Path) -> Option<Vec<u8>> {
         let _ = (skill_dir, inside);
@@ -60,6 +69,35 @@ impl FileProbe for RealFiles {
                 crate::fs::open::directory_beneath(&skill, parents.iter().copied()).ok()
             })
             .is_some_and(|parent| crate::fs::open::kind_at(&parent, name).is_ok())
+    }
+
+    /// The skill folder opened once, and each folder on the way once.
+    fn exist(&self, skill_dir: &Path, inside: &[&Path]) -> Vec<bool> {
+        let Ok(skill) = crate::fs::open::root_directory(skill_folder(skill_dir)) else {
+            return inside
+                .iter()
+                .map(|inside| split_inside(inside).is_none())
+                .collect();
+        };
+        let mut folders: std::collections::HashMap<Vec<&std::ffi::OsStr>, Option<OwnedFd>> =
+            std::collections::HashMap::new();
+        inside
+            .iter()
+            .map(|inside| {
+                let Some((name, parents)) = split_inside(inside) else {
+                    return true;
+                };
+                if parents.is_empty() {
+                    return crate::fs::open::kind_at(&skill, name).is_ok();
+                }
+                let parent = folders.entry(parents).or_insert_with_key(|parents| {
+                    crate::fs::open::directory_beneath(&skill, parents.iter().copied()).ok()
+                });
+                parent
+                    .as_ref()
+                    .is_some_and(|parent| crate::fs::open::kind_at(parent, name).is_ok())
+            })
+            .collect()
     }
 
     /// Read from the skill folder without following any link, so nothing outside it is ever read (a

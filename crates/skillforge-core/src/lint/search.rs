@@ -184,7 +184,8 @@ impl Search {
     /// files are matched against) and whose ignore files are `ignores`, is searched.
     pub fn enters(&self, folder: &OwnedFd, at: &Path, ignores: &Ignores, entry: &Entry) -> bool {
         let name = entry.name_bytes();
-        if self.left_out(at, ignores, entry) || (!self.no_ignore && has_cache_tag(folder, entry)) {
+        // (A folder marked as a cache is passed over once entered: see [`Search::is_cache`].)
+        if self.left_out(at, ignores, entry) {
             return false;
         }
         if !name.starts_with(b".") || self.hidden || is_client_folder(name) {
@@ -225,15 +226,31 @@ impl Search {
         } else if !self.no_ignore {
             if self.left_out(at, ignores, entry) {
                 Some(PassedOver::Ignored)
-            } else if name.starts_with(b".") {
-                Some(PassedOver::Hidden)
             } else {
-                // A cache-tagged folder.
-                Some(PassedOver::Ignored)
+                Some(PassedOver::Hidden)
             }
         } else {
             Some(PassedOver::Hidden)
         }
+    }
+
+    /// Whether the open folder `descriptor`, listed as `entries`, is marked as a cache (cargo's
+    /// `target` is): then it is not searched. Only a listed `CACHEDIR.TAG` is read, so a folder costs
+    /// nothing more than its listing.
+    pub fn is_cache(&self, descriptor: &OwnedFd, entries: &[Entry]) -> bool {
+        if self.no_ignore
+            || !entries
+                .iter()
+                .any(|entry| entry.name_bytes() == b"CACHEDIR.TAG")
+        {
+            return false;
+        }
+        let limit = crate::fs::Limit {
+            bytes: 4096,
+            what: "a cache tag",
+        };
+        crate::fs::read::regular_at(descriptor, "CACHEDIR.TAG", limit)
+            .is_ok_and(|read| read.bytes.starts_with(CACHE_SIGNATURE))
     }
 
     /// Whether a folder of this name is passed over by name alone (the look below the depth limit).
@@ -250,24 +267,8 @@ fn is_client_folder(name: &[u8]) -> bool {
         .any(|folder| folder.as_bytes() == name)
 }
 
-/// A folder marked as a cache by the Cache Directory Tagging Specification (cargo's `target` has one).
-fn has_cache_tag(parent: &OwnedFd, entry: &Entry) -> bool {
-    let Ok(folder) = crate::fs::open::directory_at(parent, entry.name.as_c_str()) else {
-        return false;
-    };
-    let Ok(read) = crate::fs::read::regular_at(
-        &folder,
-        "CACHEDIR.TAG",
-        crate::fs::Limit {
-            bytes: 4096,
-            what: "a cache tag",
-        },
-    ) else {
-        return false;
-    };
-    read.bytes
-        .starts_with(b"Signature: 8a477f597d28d172789f06886806bc55")
-}
+/// The signature a `CACHEDIR.TAG` starts with (the Cache Directory Tagging Specification).
+const CACHE_SIGNATURE: &[u8] = b"Signature: 8a477f597d28d172789f06886806bc55";
 
 /// Whether a hidden folder holds skills: a SKILL.md in it, or in a folder directly in it.
 fn holds_skills(parent: &OwnedFd, entry: &Entry) -> bool {

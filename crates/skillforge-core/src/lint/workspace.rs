@@ -406,7 +406,7 @@ pub fn collect_with(
             passed_over = passed;
             for item in walked.found {
                 match item {
-                    Walk::Found(one) => found.push(one),
+                    Walk::Found(one) => found.push(*one),
                     Walk::Skipped(skipped) => collected.skipped.push(skipped),
                     Walk::Note(note) => collected.notes.push(note),
                 }
@@ -460,7 +460,7 @@ pub fn collect_with(
         .skipped
         .retain(|skipped| !config.is_ignored(Path::new(&skipped.path)));
     // Reading is independent per file: spread it over the cores, keeping discovery order.
-    let read = crate::parallel::map(&found, |found| {
+    let read = crate::parallel::map_mut(&mut found, |found| {
         let display = found.path.display().to_string();
         match found.read() {
             Ok((read, origin)) => {
@@ -511,7 +511,7 @@ struct Scope {
 
 /// What the walk met.
 enum Walk {
-    Found(Found),
+    Found(Box<Found>),
     Skipped(Skipped),
     Note(String),
 }
@@ -531,13 +531,18 @@ struct Found {
     location: PathBuf,
     boundary: PathBuf,
     descriptor: Arc<OwnedFd>,
+    /// The file as the walk read it from its open folder (a linked file is read later, from its target).
+    read: Option<Result<(crate::fs::read::Read, Origin), String>>,
 }
 
 impl Found {
-    /// Reads the file without following any link, within the SKILL.md size limit.
-    fn read(&self) -> Result<(crate::fs::read::Read, Origin), String> {
-        use crate::fs::read::{self, Limit, ReadError};
-        let Some((name, parents)) = self.names.split_last() else {
+    /// Reads the file without following any link, within the SKILL.md size limit (or takes what the
+    /// walk read from the open folder).
+    fn read(&mut self) -> Result<(crate::fs::read::Read, Origin), String> {
+        if let Some(read) = self.read.take() {
+            return read;
+        }
+        let Some((_, parents)) = self.names.split_last() else {
             return Err("not a file".to_string());
         };
         let parent = crate::fs::open::directory_beneath(
@@ -545,7 +550,16 @@ impl Found {
             parents.iter().map(OsString::as_os_str),
         )
         .map_err(|(errno, _)| std::io::Error::from(errno).to_string())?;
-        match read::regular_at(&parent, name.as_os_str(), Limit::SKILL_FILE) {
+        self.read_in(&parent)
+    }
+
+    /// Reads the file from its open folder `parent`.
+    fn read_in(&self, parent: &OwnedFd) -> Result<(crate::fs::read::Read, Origin), String> {
+        use crate::fs::read::{self, Limit, ReadError};
+        let Some(name) = self.names.last() else {
+            return Err("not a file".to_string());
+        };
+        match read::regular_at(parent, name.as_os_str(), Limit::SKILL_FILE) {
             Ok(read) => {
                 let origin = Origin {
                     boundary: self.boundary.clone(),
@@ -625,7 +639,7 @@ impl Scope {
         );
         for item in out {
             match item {
-                Walk::Found(one) => found.push(one),
+                Walk::Found(one) => found.push(*one),
                 Walk::Skipped(skipped) => collected.skipped.push(skipped),
                 Walk::Note(note) => collected.notes.push(note),
             }
@@ -688,7 +702,7 @@ impl Scope {
                 .chain([entry.os_name().to_os_string()])
                 .collect()
         };
-        out.push(Walk::Found(Found {
+        let mut found = Found {
             path,
             via_link,
             symlinked_file,
@@ -697,7 +711,13 @@ impl Scope {
             location,
             boundary: self.boundary.clone(),
             descriptor: self.descriptor.clone(),
-        }));
+            read: None,
+        };
+        if !symlinked_file {
+            // The folder is open: reading now spares opening its way from the boundary again.
+            found.read = Some(found.read_in(descriptor));
+        }
+        out.push(Walk::Found(Box::new(found)));
     }
 
     /// Where the link `entry` in the folder `here` (names below the boundary) points, if inside.
@@ -951,6 +971,10 @@ impl crate::fs::walk::Visitor<Walk> for Visit<'_> {
         parent: Option<&Self::State>,
         out: &mut Vec<Walk>,
     ) -> Option<Self::State> {
+        if folder.depth > 0 && self.search.is_cache(folder.descriptor, folder.entries) {
+            self.ignored.fetch_add(1, AtomicOrdering::Relaxed);
+            return None;
+        }
         let (relative, at) = self.locate(folder);
         let mut notes = Vec::new();
         let inherited = parent.map(|(_, ignores)| ignores).or(self.above.as_ref());

@@ -32,9 +32,24 @@ crate::declare_rule! {
 }
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
-    // Long bodies link the same few files many times; ask the filesystem once per target.
-    let mut known: std::collections::HashMap<std::path::PathBuf, bool> =
-        std::collections::HashMap::new();
+    // Long bodies link the same few files many times; ask the filesystem once per target, all targets
+    // at once (the skill folder opened once).
+    let mut wanted: Vec<std::path::PathBuf> = context
+        .local_links()
+        .iter()
+        .filter(|link| !link.target.contains('\\'))
+        .filter_map(|link| resolve_inside(&link.target).ok())
+        .filter(|inside| !inside.as_os_str().is_empty())
+        .collect();
+    wanted.sort();
+    wanted.dedup();
+    let known: std::collections::HashMap<&std::path::Path, bool> = if wanted.is_empty() {
+        std::collections::HashMap::new()
+    } else {
+        let paths: Vec<&std::path::Path> = wanted.iter().map(std::path::PathBuf::as_path).collect();
+        let found = context.files.exist(context.file.dir(), &paths);
+        paths.into_iter().zip(found).collect()
+    };
     for link in context.local_links() {
         let Ok(inside) = resolve_inside(&link.target) else {
             continue;
@@ -66,10 +81,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             findings.push(finding);
             continue;
         }
-        let exists = *known
-            .entry(inside.clone())
-            .or_insert_with(|| context.files.exists(context.file.dir(), &inside));
-        if !exists {
+        if known.get(inside.as_path()) == Some(&false) {
             findings.push(Finding::new(
                 link.range,
                 format!("`{}` does not exist in the skill folder", link.target),
