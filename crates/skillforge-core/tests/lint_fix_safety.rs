@@ -1,7 +1,8 @@
 //! A quick fix never creates the next error: over every SKILL.md of the fixture corpus and the builtin
 //! skills, each offered fix, applied alone, leaves a frontmatter that still parses (when it parsed) and adds
-//! no finding (by code and message); and `--fix --unsafe-fixes` as a whole ends with no finding the file
-//! did not have. The edits are applied and the findings compared here, not with the engine's own check.
+//! no finding (by code and message, its numbers aside: a fix moves and resizes what follows it); and
+//! `--fix --unsafe-fixes` as a whole ends with no finding the file did not have. The edits are applied and
+//! the findings compared here, not with the engine's own check.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -70,11 +71,23 @@ fn parses(source: &str) -> bool {
     yaml::layout(source).is_ok_and(|layout| yaml::parse(source, layout.yaml).is_ok())
 }
 
+/// A message with its numbers left out: `the body has 5003 lines` and `the body has 5002 lines` are one.
+fn without_numbers(message: &str) -> String {
+    message
+        .split(|character: char| character.is_ascii_digit())
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("#")
+}
+
 fn counts(diagnostics: &[Diagnostic]) -> HashMap<(String, String), usize> {
     let mut counts = HashMap::new();
     for diagnostic in diagnostics {
         *counts
-            .entry((diagnostic.code.clone(), diagnostic.message.clone()))
+            .entry((
+                diagnostic.code.clone(),
+                without_numbers(&diagnostic.message),
+            ))
             .or_insert(0) += 1;
     }
     counts
@@ -270,4 +283,31 @@ fn metadata_moves_and_renames_that_used_to_break_the_file() {
         "a rename that makes the name differ from its folder is offered: {report:#?}"
     );
     check_each_fix(&elsewhere, &options, "all");
+}
+
+#[test]
+fn a_fix_that_only_changes_the_numbers_of_a_finding_is_offered() {
+    // Turning CRLF into LF makes the body fewer bytes: SF502's "about N tokens (M bytes)" changes, and
+    // stays the same finding.
+    let temp = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let mut text = "---\nname: long\ndescription: Keep notes. Use when the user asks for notes.\n---\n# Steps\n"
+        .to_string();
+    for line in 0..3000 {
+        text.push_str(&format!("line {line}\n"));
+    }
+    let long = skill(temp.path(), "long", &text.replace('\n', "\r\n"));
+    let options = LintOptions::default();
+    let report = lint_file(&long, &options, &RealFiles);
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.code == "SF502"),
+        "{report:#?}"
+    );
+    assert!(
+        fix_of(&report.diagnostics, "SF111").is_some(),
+        "the line-ending fix is not offered"
+    );
+    check_each_fix(&long, &options, "all");
 }

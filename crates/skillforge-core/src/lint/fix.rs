@@ -81,17 +81,35 @@ pub fn apply_one(source: &str, edits: &[TextEdit]) -> Option<String> {
 struct Before {
     /// The frontmatter block was found and its YAML parsed.
     parses: bool,
-    /// How many findings have each code and message.
+    /// How many findings have each code and message ([`finding_key`]).
     findings: HashMap<(String, String), usize>,
+}
+
+/// What makes a finding the same one after a fix: its code and its message with every number made `#`.
+/// A fix moves and resizes what follows it, so a message's line numbers and counts ("the body is about
+/// 13480 tokens (53917 bytes)") may change while the finding stays what it was.
+fn finding_key(diagnostic: &Diagnostic) -> (String, String) {
+    let mut message = String::with_capacity(diagnostic.message.len());
+    let mut in_number = false;
+    for character in diagnostic.message.chars() {
+        if character.is_ascii_digit() {
+            if !in_number {
+                message.push('#');
+            }
+            in_number = true;
+        } else {
+            message.push(character);
+            in_number = false;
+        }
+    }
+    (diagnostic.code.clone(), message)
 }
 
 impl Before {
     fn of(source: &str, diagnostics: &[Diagnostic]) -> Before {
         let mut findings = HashMap::new();
         for diagnostic in diagnostics {
-            *findings
-                .entry((diagnostic.code.clone(), diagnostic.message.clone()))
-                .or_insert(0) += 1;
+            *findings.entry(finding_key(diagnostic)).or_insert(0) += 1;
         }
         Before {
             parses: frontmatter_parses(source),
@@ -100,7 +118,8 @@ impl Before {
     }
 
     /// Whether `text` (the file after some fixes) still parses if it did, and has no finding, by code and
-    /// message, beyond those there were. Positions are not compared: a fix moves what follows it.
+    /// message, beyond those there were. Positions and numbers are not compared: a fix moves and resizes
+    /// what follows it.
     fn holds_for(
         &self,
         file: &SkillFile,
@@ -116,9 +135,8 @@ impl Before {
         let after = lint_unchecked(&candidate, options, files);
         let mut left = self.findings.clone();
         after.diagnostics.iter().all(|diagnostic| {
-            // The key is built for the lookup only; a finding absent before fails at once.
-            let key = (diagnostic.code.clone(), diagnostic.message.clone());
-            left.get_mut(&key).is_some_and(|count| {
+            // A finding absent before fails at once.
+            left.get_mut(&finding_key(diagnostic)).is_some_and(|count| {
                 let had = *count > 0;
                 *count = count.saturating_sub(1);
                 had
@@ -141,7 +159,7 @@ pub struct FixChecks {
 }
 
 /// Removes from `report` every fix that, applied alone to the file, makes a frontmatter that parsed fail to
-/// parse, or adds a finding (by code and message) the file did not have. Only diagnostics with a fix cost
+/// parse, or adds a finding (by code and message, numbers aside) the file did not have. Only diagnostics with a fix cost
 /// anything: one lint of the fixed text per distinct fix, remembered with the file for its text.
 pub(crate) fn withhold_harmful(
     file: &SkillFile,
