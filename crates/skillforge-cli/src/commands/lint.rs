@@ -13,7 +13,6 @@ use skillforge_core::frontmatter::yaml::lines::{lone_carriage_returns, SourceLin
 use skillforge_core::lint::config::Config;
 use skillforge_core::lint::context::RealFiles;
 use skillforge_core::lint::fix::{fix_until_stable, write_fixed};
-use skillforge_core::lint::registry::CODES;
 use skillforge_core::lint::search::Search;
 use skillforge_core::lint::verdict::Outcome;
 use skillforge_core::lint::workspace::{
@@ -22,6 +21,8 @@ use skillforge_core::lint::workspace::{
 use skillforge_core::lint::{Diagnostic, ProfileId, Severity, Summary};
 
 use crate::exit::Exit;
+
+mod sarif;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -196,7 +197,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             }
             json_report(&reports, &summary, &options.profiles, catalogs)?
         }
-        Format::Sarif => sarif(&reports)?,
+        Format::Sarif => sarif::report(&reports, &files)?,
         Format::Github => github(&reports),
     };
     let mut stdout = std::io::stdout().lock();
@@ -403,110 +404,6 @@ fn json_report(
         "summary": summary,
     });
     Ok(serde_json::to_string_pretty(&value)? + "\n")
-}
-
-fn sarif_level(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "note",
-    }
-}
-
-fn sarif(reports: &[FileReport]) -> anyhow::Result<String> {
-    let rules: Vec<Value> = CODES
-        .iter()
-        .map(|(code, rule)| {
-            let summary = rule
-                .docs
-                .lines()
-                .map(str::trim)
-                .skip_while(|line| !line.starts_with("## What it does"))
-                .nth(1)
-                .unwrap_or(rule.name);
-            json!({
-                "id": code,
-                "name": rule.name,
-                "shortDescription": { "text": summary },
-                "fullDescription": { "text": rule.docs.lines().map(|line| line.strip_prefix(' ').unwrap_or(line)).collect::<Vec<_>>().join("\n") },
-                "defaultConfiguration": { "level": sarif_level(rule.severity) },
-                "properties": { "profiles": rule.profiles, "fix": rule.fix.as_str() },
-            })
-        })
-        .collect();
-    let mut results = Vec::new();
-    for report in reports {
-        for diagnostic in &report.diagnostics {
-            let rule_index = CODES
-                .iter()
-                .position(|(code, _)| *code == diagnostic.code)
-                .unwrap_or(0);
-            let start = diagnostic.span.start;
-            let end = diagnostic.span.end;
-            let mut result = json!({
-                "ruleId": diagnostic.code,
-                "ruleIndex": rule_index,
-                "level": sarif_level(diagnostic.severity),
-                "message": { "text": diagnostic.message },
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": { "uri": uri(&report.path) },
-                        "region": {
-                            "startLine": start.line,
-                            "startColumn": start.column_utf16,
-                            "endLine": end.line,
-                            "endColumn": end.column_utf16,
-                        }
-                    }
-                }],
-                "properties": { "profiles": diagnostic.profiles },
-            });
-            if let Some(fix) = &diagnostic.fix {
-                result["fixes"] = json!([{
-                    "description": { "text": fix.title },
-                    "artifactChanges": [{
-                        "artifactLocation": { "uri": uri(&report.path) },
-                        "replacements": fix.edits.iter().map(|edit| json!({
-                            "deletedRegion": { "byteOffset": edit.range.start, "byteLength": edit.range.len() },
-                            "insertedContent": { "text": edit.replacement },
-                        })).collect::<Vec<_>>(),
-                    }],
-                }]);
-            }
-            results.push(result);
-        }
-    }
-    let value = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {
-                "driver": {
-                    "name": "skillforge",
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "rules": rules,
-                }
-            },
-            // Columns are UTF-16 code units, SARIF's default, stated so no reader has to guess.
-            "columnKind": "utf16CodeUnits",
-            "results": results,
-        }]
-    });
-    Ok(serde_json::to_string_pretty(&value)? + "\n")
-}
-
-/// A relative URI reference for a path: forward slashes, reserved characters percent-encoded.
-fn uri(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for byte in path.replace('\\', "/").bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
-                out.push(byte as char)
-            }
-            other => out.push_str(&format!("%{other:02X}")),
-        }
-    }
-    out
 }
 
 /// GitHub workflow commands; values escaped as the Actions toolkit does.

@@ -50,7 +50,7 @@ struct RawConfig {
 }
 
 /// The loaded configuration; the default selects nothing and changes nothing.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Config {
     /// The folder holding the configuration file; ignore patterns are relative to it.
     pub root: Option<PathBuf>,

@@ -156,6 +156,10 @@ pub struct SkillFile {
     /// once. It is keyed by the YAML text and its offset, so a file whose `source` was replaced since is
     /// parsed afresh rather than trusted.
     frontmatter: std::sync::OnceLock<Arc<ParsedFrontmatter>>,
+    /// Which fixes were found harmless for this text ([`super::fix`]), so linting the same text again
+    /// (the next pass of `--fix`, the report after it, the editor's next keystroke) checks none twice.
+    /// Shared by clones, keyed by the text and options the answers hold for.
+    pub(crate) fix_checks: Arc<std::sync::Mutex<super::fix::FixChecks>>,
     /// Where the text was read from, for writing fixes back; `None` for an editor buffer.
     pub origin: Option<Origin>,
 }
@@ -209,6 +213,7 @@ impl SkillFile {
             utf8_error,
             placement: Placement::default(),
             frontmatter: std::sync::OnceLock::new(),
+            fix_checks: Arc::default(),
             origin: None,
         }
     }

@@ -11,6 +11,7 @@ pub fn rules_markdown() -> String {
     let mut out = String::new();
     out.push_str("# Lint rules\n\n");
     out.push_str("Generated from the rule sources (`SKILLFORGE_UPDATE_DOCS=1 cargo test -p skillforge-core --test lint_docs`); do not edit.\n\n");
+    out.push_str("A fix is offered only where applying it alone leaves a frontmatter that still parses and adds no finding (by code and message) under the selected profiles: a quick fix never creates the next error. A rename that would make `name` differ from its folder, for instance, is not offered.\n\n");
     out.push_str("| Code | Rule | Default severity | Profiles | Fix |\n|---|---|---|---|---|\n");
     for (code, rule) in CODES {
         let profiles: Vec<&str> = rule

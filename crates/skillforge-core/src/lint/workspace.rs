@@ -22,7 +22,7 @@ use crate::text::TextRange;
 pub const MAX_DEPTH: usize = 12;
 
 /// Everything a run needs besides the files.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LintOptions {
     pub profiles: Vec<ProfileId>,
     pub config: Config,
@@ -71,7 +71,21 @@ pub enum CollectError {
 }
 
 /// Lints one file. Rules run when a selected profile uses them and the configuration leaves them on.
+///
+/// A fix is offered only when applying it alone leaves a frontmatter that still parses (if it did) and
+/// adds no finding ([`super::fix::withhold_harmful`]): a quick fix never creates the next error.
 pub fn lint_file(file: &SkillFile, options: &LintOptions, files: &dyn FileProbe) -> FileReport {
+    let mut report = lint_unchecked(file, options, files);
+    super::fix::withhold_harmful(file, options, files, &mut report);
+    report
+}
+
+/// [`lint_file`] with every fix the rules propose, checked or not.
+pub(crate) fn lint_unchecked(
+    file: &SkillFile,
+    options: &LintOptions,
+    files: &dyn FileProbe,
+) -> FileReport {
     let context = SkillContext::new(file, &options.profiles, files);
     let mut diagnostics = Vec::new();
     // Diagnostics that rest on the repaired frontmatter (see `clients::tenxgraph::repair`), by index.

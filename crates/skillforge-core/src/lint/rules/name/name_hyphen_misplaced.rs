@@ -14,7 +14,8 @@ crate::declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// Trim the outer hyphens and collapse repeated ones (unsafe: the folder must be renamed too).
+    /// Trim the outer hyphens and collapse repeated ones (unsafe), offered where the folder already has
+    /// the resulting name.
     RULE {
         name: "name-hyphen-misplaced",
         group: "name",

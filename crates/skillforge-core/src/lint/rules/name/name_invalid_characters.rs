@@ -17,8 +17,8 @@ crate::declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// Use hyphens between words: `pdf-tools`. Offered as a rename to the conforming name (unsafe: the
-    /// folder must be renamed too, and references to the old name break).
+    /// Use hyphens between words: `pdf-tools`. Offered as a rename to the conforming name (unsafe:
+    /// references to the old name break) where the folder already has that name.
     RULE {
         name: "name-invalid-characters",
         group: "name",
