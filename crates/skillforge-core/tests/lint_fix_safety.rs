@@ -1,6 +1,7 @@
 //! A quick fix never creates the next error: over every SKILL.md of the fixture corpus and the builtin
 //! skills, each offered fix, applied alone, leaves a frontmatter that still parses (when it parsed) and adds
-//! no finding (by code and message, its numbers aside: a fix moves and resizes what follows it); and
+//! no finding (no code has more findings than before: a fix moves and resizes what follows it, and may
+//! change what a finding quotes, so messages are not compared); and
 //! `--fix --unsafe-fixes` as a whole ends with no finding the file did not have. The edits are applied and
 //! the findings compared here, not with the engine's own check.
 
@@ -71,41 +72,29 @@ fn parses(source: &str) -> bool {
     yaml::layout(source).is_ok_and(|layout| yaml::parse(source, layout.yaml).is_ok())
 }
 
-/// A message with its numbers left out: `the body has 5003 lines` and `the body has 5002 lines` are one.
-fn without_numbers(message: &str) -> String {
-    message
-        .split(|character: char| character.is_ascii_digit())
-        .filter(|part| !part.is_empty())
-        .collect::<Vec<_>>()
-        .join("#")
-}
-
-fn counts(diagnostics: &[Diagnostic]) -> HashMap<(String, String), usize> {
+/// How many findings have each code.
+fn counts(diagnostics: &[Diagnostic]) -> HashMap<String, usize> {
     let mut counts = HashMap::new();
     for diagnostic in diagnostics {
-        *counts
-            .entry((
-                diagnostic.code.clone(),
-                without_numbers(&diagnostic.message),
-            ))
-            .or_insert(0) += 1;
+        *counts.entry(diagnostic.code.clone()).or_insert(0) += 1;
     }
     counts
 }
 
-/// The findings of `after` that `before` does not have as often, by code and message.
+/// The codes `after` has more findings of than `before`, with the messages of `after`'s findings of
+/// those codes.
 fn added(before: &[Diagnostic], after: &[Diagnostic]) -> Vec<String> {
-    let before = counts(before);
-    let mut out = Vec::new();
-    for ((code, message), count) in counts(after) {
-        let had = before
-            .get(&(code.clone(), message.clone()))
-            .copied()
-            .unwrap_or(0);
-        if count > had {
-            out.push(format!("{code} {message}"));
-        }
-    }
+    let had = counts(before);
+    let mut out: Vec<String> = counts(after)
+        .into_iter()
+        .filter(|(code, count)| *count > had.get(code).copied().unwrap_or(0))
+        .flat_map(|(code, _)| {
+            after
+                .iter()
+                .filter(move |diagnostic| diagnostic.code == code)
+                .map(|diagnostic| format!("{} {}", diagnostic.code, diagnostic.message))
+        })
+        .collect();
     out.sort();
     out
 }
@@ -271,10 +260,11 @@ fn metadata_moves_and_renames_that_used_to_break_the_file() {
     );
     check_each_fix(&auditor, &options, "all");
 
-    // The same rename in a folder of another name would only trade SF203 for SF206: not offered.
+    // The same rename in a folder that has the old name would trade SF203 for SF206
+    // (name-directory-mismatch), which the file did not have: not offered.
     let elsewhere = skill(
         temp.path(),
-        "Auditor",
+        "A11y Auditor",
         "---\nname: A11y Auditor\ndescription: Audit pages for accessibility. Use when the user asks for an audit.\n---\n# Steps\n",
     );
     let report = lint_file(&elsewhere, &options, &RealFiles);

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use anyhow::Context as _;
 use clap::ValueEnum;
-use serde_json::{json, Value};
+use serde_json::Value;
 use skillforge_core::clients::tenxgraph;
 use skillforge_core::frontmatter::yaml::lines::{lone_carriage_returns, SourceLines};
 use skillforge_core::lint::config::Config;
-use skillforge_core::lint::context::RealFiles;
+use skillforge_core::lint::context::{RealFiles, SkillFile};
 use skillforge_core::lint::fix::{fix_until_stable, write_fixed};
 use skillforge_core::lint::search::Search;
 use skillforge_core::lint::verdict::Outcome;
@@ -177,44 +177,51 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         }
     }
 
-    let reports = lint_files(&files, &options);
-    let summary = Summary::of(&reports);
-    let sources: Vec<&str> = files.iter().map(|file| file.source.as_str()).collect();
-    let output = match args.format {
-        Format::Text => text(
-            &reports,
-            &sources,
-            &summary,
-            args.fix.then_some((fixes_applied, fixed_files)),
-        ),
-        Format::Json => {
-            let mut catalogs = serde_json::Map::new();
-            if options.profiles.contains(&ProfileId::Tenxgraph) {
-                catalogs.insert(
-                    "10xgraph".into(),
-                    tenxgraph::catalog(&tenxgraph_loaded(&files, &RealFiles)).into(),
-                );
-            }
-            json_report(&reports, &summary, &options.profiles, catalogs)?
+    let fixed = args.fix.then_some((fixes_applied, fixed_files));
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let (summary, refused) = match args.format {
+        Format::Sarif => {
+            let reports = lint_files(&files, &options);
+            out.write_all(sarif::report(&reports, &files)?.as_bytes())
+                .context("writing the report")?;
+            (Summary::of(&reports), refuses(&reports))
         }
-        Format::Sarif => sarif::report(&reports, &files)?,
-        Format::Github => github(&reports),
+        format => {
+            let mut json = match format {
+                Format::Json => {
+                    let mut catalogs = serde_json::Map::new();
+                    if options.profiles.contains(&ProfileId::Tenxgraph) {
+                        catalogs.insert(
+                            "10xgraph".into(),
+                            tenxgraph::catalog(&tenxgraph_loaded(&files, &RealFiles)).into(),
+                        );
+                    }
+                    Some(JsonReport::start(&mut out, catalogs)?)
+                }
+                _ => None,
+            };
+            // Linted and written a batch at a time: the reports of a large tree are never all held.
+            let mut summary = Summary::default();
+            let mut refused = false;
+            for batch in files.chunks(REPORT_BATCH) {
+                let reports = lint_files(batch, &options);
+                summary.add(&Summary::of(&reports));
+                refused |= refuses(&reports);
+                match &mut json {
+                    Some(json) => json.files(&mut out, &reports)?,
+                    None if format == Format::Github => github(&mut out, &reports)?,
+                    None => text(&mut out, &reports, batch)?,
+                }
+            }
+            match json {
+                Some(json) => json.finish(&mut out, &options.profiles, &summary)?,
+                None if format == Format::Text => text_summary(&mut out, &summary, fixed)?,
+                None => {}
+            }
+            (summary, refused)
+        }
     };
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(output.as_bytes())
-        .context("writing the report")?;
-    stdout.flush().context("writing the report")?;
-    // Exit 1 means a checked client refuses or misreads a skill: an error finding, or a verdict that
-    // leaves the skill out (or the whole catalog) even where no rule explains it.
-    let refused = reports.iter().any(|report| {
-        report.verdicts.iter().any(|verdict| {
-            matches!(
-                verdict.outcome,
-                Outcome::Skipped { .. } | Outcome::FailsCatalog { .. }
-            )
-        })
-    });
+    out.flush().context("writing the report")?;
     Ok(if !collected.skipped.is_empty() || not_written > 0 {
         Exit::Failure
     } else {
@@ -232,15 +239,10 @@ fn level(severity: Severity) -> Level<'static> {
 
 /// Human output: one annotated excerpt per finding, the profiles it concerns, the fix, then the skills a
 /// client will not load, and a summary line.
-fn text(
-    reports: &[FileReport],
-    sources: &[&str],
-    summary: &Summary,
-    fixed: Option<(usize, usize)>,
-) -> String {
+fn text(out: &mut impl Write, reports: &[FileReport], files: &[SkillFile]) -> std::io::Result<()> {
     let renderer = Renderer::plain();
-    let mut out = String::new();
-    for (report, source) in reports.iter().zip(sources) {
+    for (report, file) in reports.iter().zip(files) {
+        let source = file.source.as_str();
         let lines = SourceLines::new(source);
         for diagnostic in &report.diagnostics {
             let (excerpt, line_start, span) = excerpt(source, &lines, diagnostic);
@@ -277,45 +279,57 @@ fn text(
             if let Some(help) = &help {
                 group = group.element(Level::HELP.message(help.as_str()));
             }
-            out.push_str(&renderer.render(&[group]));
-            out.push_str("\n\n");
+            write!(out, "{}\n\n", renderer.render(&[group]))?;
         }
         for verdict in &report.verdicts {
             match &verdict.outcome {
                 Outcome::Loads { .. } => {}
                 Outcome::Skipped { reason } if verdict.profile == ProfileId::Spec => {
-                    out.push_str(&format!(
-                        "{}: invalid per the specification: {reason}\n",
+                    writeln!(
+                        out,
+                        "{}: invalid per the specification: {reason}",
                         report.path
-                    ));
+                    )?;
                 }
                 Outcome::Skipped { reason } => {
-                    out.push_str(&format!(
-                        "{}: {} skips this skill: {reason}\n",
+                    writeln!(
+                        out,
+                        "{}: {} skips this skill: {reason}",
                         report.path, verdict.profile
-                    ));
+                    )?;
                 }
                 Outcome::Unlisted { reason, .. } => {
-                    out.push_str(&format!(
-                        "{}: {} loads this skill but does not list it to the model: {reason}\n",
+                    writeln!(
+                        out,
+                        "{}: {} loads this skill but does not list it to the model: {reason}",
                         report.path, verdict.profile
-                    ));
+                    )?;
                 }
-                Outcome::FailsCatalog { reason } => out.push_str(&format!(
-                    "{}: {} loads no skill at all because of this one: {reason}\n",
+                Outcome::FailsCatalog { reason } => writeln!(
+                    out,
+                    "{}: {} loads no skill at all because of this one: {reason}",
                     report.path, verdict.profile
-                )),
+                )?,
             }
         }
     }
+    Ok(())
+}
+
+/// The text report's last lines.
+fn text_summary(
+    out: &mut impl Write,
+    summary: &Summary,
+    fixed: Option<(usize, usize)>,
+) -> std::io::Result<()> {
     if let Some((applied, files)) = fixed {
-        out.push_str(&format!("Applied {applied} fixes in {files} files.\n"));
+        writeln!(out, "Applied {applied} fixes in {files} files.")?;
     }
-    out.push_str(&format!(
-        "{} errors, {} warnings, {} infos in {} files; {} fixable with --fix, {} more with --unsafe-fixes.\n",
+    writeln!(
+        out,
+        "{} errors, {} warnings, {} infos in {} files; {} fixable with --fix, {} more with --unsafe-fixes.",
         summary.errors, summary.warnings, summary.infos, summary.files, summary.fixable, summary.unsafe_fixable
-    ));
-    out
+    )
 }
 
 /// The most of a file one excerpt shows.
@@ -390,31 +404,86 @@ fn excerpt<'a>(
 /// Schema version of the JSON report; bumped only on incompatible changes (see docs/lint-output.md).
 const JSON_VERSION: u32 = 1;
 
-fn json_report(
-    reports: &[FileReport],
-    summary: &Summary,
-    profiles: &[ProfileId],
-    catalogs: serde_json::Map<String, Value>,
-) -> anyhow::Result<String> {
-    let value = json!({
-        "catalogs": catalogs,
-        "version": JSON_VERSION,
-        "profiles": profiles,
-        "files": reports,
-        "summary": summary,
-    });
-    Ok(serde_json::to_string_pretty(&value)? + "\n")
+/// How many files are linted and reported at a time.
+const REPORT_BATCH: usize = 512;
+
+/// Whether a checked client refuses a skill of these reports, or the whole catalog because of one, even
+/// where no rule explains it: exit 1.
+fn refuses(reports: &[FileReport]) -> bool {
+    reports.iter().any(|report| {
+        report.verdicts.iter().any(|verdict| {
+            matches!(
+                verdict.outcome,
+                Outcome::Skipped { .. } | Outcome::FailsCatalog { .. }
+            )
+        })
+    })
+}
+
+/// The JSON report written as it goes: byte for byte what `serde_json::to_string_pretty` gives for the
+/// whole report (keys in order, two-space indents), one file at a time.
+struct JsonReport {
+    files: usize,
+}
+
+impl JsonReport {
+    fn start(
+        out: &mut impl Write,
+        catalogs: serde_json::Map<String, Value>,
+    ) -> anyhow::Result<Self> {
+        let catalogs = serde_json::to_string_pretty(&Value::Object(catalogs))?;
+        write!(
+            out,
+            "{{\n  \"catalogs\": {},\n  \"files\": [",
+            indented(&catalogs, 2)
+        )?;
+        Ok(JsonReport { files: 0 })
+    }
+
+    fn files(&mut self, out: &mut impl Write, reports: &[FileReport]) -> anyhow::Result<()> {
+        for report in reports {
+            // Through a `Value`, as before: its keys come out sorted.
+            let text = serde_json::to_string_pretty(&serde_json::to_value(report)?)?;
+            let separator = if self.files == 0 { "" } else { "," };
+            write!(out, "{separator}\n    {}", indented(&text, 4))?;
+            self.files += 1;
+        }
+        Ok(())
+    }
+
+    fn finish(
+        self,
+        out: &mut impl Write,
+        profiles: &[ProfileId],
+        summary: &Summary,
+    ) -> anyhow::Result<()> {
+        let close = if self.files == 0 { "]" } else { "\n  ]" };
+        let profiles = serde_json::to_string_pretty(&serde_json::to_value(profiles)?)?;
+        let summary = serde_json::to_string_pretty(&serde_json::to_value(summary)?)?;
+        writeln!(
+            out,
+            "{close},\n  \"profiles\": {},\n  \"summary\": {},\n  \"version\": {JSON_VERSION}\n}}",
+            indented(&profiles, 2),
+            indented(&summary, 2)
+        )?;
+        Ok(())
+    }
+}
+
+/// Pretty JSON moved right by `by` spaces after its first line (JSON strings hold no raw line breaks).
+fn indented(text: &str, by: usize) -> String {
+    let pad = " ".repeat(by);
+    text.replace('\n', &format!("\n{pad}"))
 }
 
 /// GitHub workflow commands; values escaped as the Actions toolkit does.
-fn github(reports: &[FileReport]) -> String {
+fn github(out: &mut impl Write, reports: &[FileReport]) -> std::io::Result<()> {
     let escape_data = |text: &str| {
         text.replace('%', "%25")
             .replace('\r', "%0D")
             .replace('\n', "%0A")
     };
     let escape_property = |text: &str| escape_data(text).replace(':', "%3A").replace(',', "%2C");
-    let mut out = String::new();
     for report in reports {
         for diagnostic in &report.diagnostics {
             let command = match diagnostic.severity {
@@ -424,8 +493,9 @@ fn github(reports: &[FileReport]) -> String {
             };
             let start = diagnostic.span.start;
             let end = diagnostic.span.end;
-            out.push_str(&format!(
-                "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
+            writeln!(
+                out,
+                "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
                 escape_property(&report.path),
                 start.line,
                 start.column,
@@ -433,8 +503,8 @@ fn github(reports: &[FileReport]) -> String {
                 end.column,
                 escape_property(&diagnostic.code),
                 escape_data(&format!("{} ({})", diagnostic.message, diagnostic.rule)),
-            ));
+            )?;
         }
     }
-    out
+    Ok(())
 }

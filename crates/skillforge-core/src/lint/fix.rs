@@ -81,28 +81,16 @@ pub fn apply_one(source: &str, edits: &[TextEdit]) -> Option<String> {
 struct Before {
     /// The frontmatter block was found and its YAML parsed.
     parses: bool,
-    /// How many findings have each code and message ([`finding_key`]).
-    findings: HashMap<(String, String), usize>,
+    /// How many findings have each code ([`finding_key`]).
+    findings: HashMap<String, usize>,
 }
 
-/// What makes a finding the same one after a fix: its code and its message with every number made `#`.
-/// A fix moves and resizes what follows it, so a message's line numbers and counts ("the body is about
-/// 13480 tokens (53917 bytes)") may change while the finding stays what it was.
-fn finding_key(diagnostic: &Diagnostic) -> (String, String) {
-    let mut message = String::with_capacity(diagnostic.message.len());
-    let mut in_number = false;
-    for character in diagnostic.message.chars() {
-        if character.is_ascii_digit() {
-            if !in_number {
-                message.push('#');
-            }
-            in_number = true;
-        } else {
-            message.push(character);
-            in_number = false;
-        }
-    }
-    (diagnostic.code.clone(), message)
+/// What makes a finding the same one after a fix: its code. A fix moves and resizes what follows it and
+/// may change what a finding quotes (`Bad` does not match the folder, then `bad` does not), so a
+/// message may change while the finding stays what it was; a fix adds a finding when it leaves more
+/// findings of some code than there were.
+fn finding_key(diagnostic: &Diagnostic) -> String {
+    diagnostic.code.clone()
 }
 
 impl Before {
@@ -117,9 +105,8 @@ impl Before {
         }
     }
 
-    /// Whether `text` (the file after some fixes) still parses if it did, and has no finding, by code and
-    /// message, beyond those there were. Positions and numbers are not compared: a fix moves and resizes
-    /// what follows it.
+    /// Whether `text` (the file after some fixes) still parses if it did, and has no more findings of
+    /// any code than there were.
     fn holds_for(
         &self,
         file: &SkillFile,
@@ -159,7 +146,7 @@ pub struct FixChecks {
 }
 
 /// Removes from `report` every fix that, applied alone to the file, makes a frontmatter that parsed fail to
-/// parse, or adds a finding (by code and message, numbers aside) the file did not have. Only diagnostics with a fix cost
+/// parse, or adds a finding (more findings of some code than the file had). Only diagnostics with a fix cost
 /// anything: one lint of the fixed text per distinct fix, remembered with the file for its text.
 pub(crate) fn withhold_harmful(
     file: &SkillFile,

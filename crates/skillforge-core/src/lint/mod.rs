@@ -231,6 +231,16 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// Adds another set's totals to these.
+    pub fn add(&mut self, other: &Summary) {
+        self.files += other.files;
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+        self.infos += other.infos;
+        self.fixable += other.fixable;
+        self.unsafe_fixable += other.unsafe_fixable;
+    }
+
     pub fn of(reports: &[workspace::FileReport]) -> Summary {
         let mut summary = Summary {
             files: reports.len(),

@@ -14,8 +14,8 @@ crate::declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// Trim the outer hyphens and collapse repeated ones (unsafe), offered where the folder already has
-    /// the resulting name.
+    /// Trim the outer hyphens and collapse repeated ones (unsafe), except where the folder has the old
+    /// name: there the rename would trade this error for `name-directory-mismatch`.
     RULE {
         name: "name-hyphen-misplaced",
         group: "name",

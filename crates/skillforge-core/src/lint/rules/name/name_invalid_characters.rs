@@ -18,7 +18,8 @@ crate::declare_rule! {
     ///
     /// ## Fix
     /// Use hyphens between words: `pdf-tools`. Offered as a rename to the conforming name (unsafe:
-    /// references to the old name break) where the folder already has that name.
+    /// references to the old name break), except where the folder has the old name: there the rename
+    /// would trade this error for `name-directory-mismatch`.
     RULE {
         name: "name-invalid-characters",
         group: "name",

@@ -16,8 +16,8 @@ crate::declare_rule! {
     ///
     /// ## Fix
     /// Rename to the conforming name: lowercase, other characters as hyphens (`A11y Auditor` →
-    /// `a11y-auditor`; unsafe: references to the old name break). Offered only where the folder already
-    /// has that name: elsewhere the rename would trade this error for `name-directory-mismatch`.
+    /// `a11y-auditor`; unsafe: references to the old name break). Not offered where the folder has the
+    /// old name: there the rename would trade this error for `name-directory-mismatch`.
     RULE {
         name: "name-not-lowercase",
         group: "name",
