@@ -51,6 +51,7 @@ bench:
 	bench/run.sh
 	bench/simulate.sh
 	bench/lint.sh
+	bench/lint-repo.sh
 	bench/lint-output.sh
 	bench/preview.sh
 

@@ -21,6 +21,11 @@ struct Cli {
     command: Command,
 }
 
+/// A whole-repository lint allocates small strings and trees on every core; mimalloc's per-thread heaps
+/// make that about a tenth of the run cheaper than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

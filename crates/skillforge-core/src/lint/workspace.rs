@@ -1238,12 +1238,15 @@ pub fn tenxgraph_loaded(files: &[SkillFile], files_probe: &dyn FileProbe) -> Vec
     let profiles = [ProfileId::Tenxgraph];
     // 10xGraph opens `<folder>/SKILL.md`: a lowercase `skill.md` is not in its catalog on a case-sensitive
     // filesystem, the one the fidelity tests and CI run on.
-    files
-        .iter()
-        .filter(|file| !file.is_lowercase_skill_file())
-        .filter_map(|file| {
-            let context = SkillContext::new(file, &profiles, files_probe);
-            verdict::tenxgraph_load(&context).ok()
-        })
-        .collect()
+    // Each file's load is independent: spread over the cores, in the files' order.
+    crate::parallel::map(files, |file| {
+        if file.is_lowercase_skill_file() {
+            return None;
+        }
+        let context = SkillContext::new(file, &profiles, files_probe);
+        verdict::tenxgraph_load(&context).ok()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
