@@ -45,18 +45,8 @@ pub fn tenxgraph_load(context: &SkillContext<'_>) -> Result<LoadedSkill, String>
     let Some(raw_yaml) = tenxgraph::split_frontmatter(context.source).yaml else {
         return Err(tenxgraph::NO_FRONTMATTER.to_string());
     };
-    // Usually 10xGraph's YAML is exactly the linter's frontmatter block: reuse that parse instead of
-    // parsing the same text again.
-    let same_text = context
-        .layout
-        .as_ref()
-        .is_ok_and(|layout| std::ptr::eq(layout.yaml.slice(context.source), raw_yaml));
-    let first_parse = match (same_text, context.yaml()) {
-        (true, Some(Ok(root))) => Some(Ok(root.as_ref())),
-        (true, Some(Err(error))) => Some(Err(error)),
-        _ => None,
-    };
-    tenxgraph::load_yaml(raw_yaml, first_parse).into_result()
+    // PyYAML, not the linter's YAML 1.2 parser, decides what 10xGraph loads: the text is parsed again.
+    tenxgraph::load_yaml(raw_yaml).into_result()
 }
 
 /// The verdict of each selected profile for one file, given its diagnostics.

@@ -988,7 +988,7 @@ fn declared_name(file: &SkillFile) -> Option<String> {
         Err(_) => crate::clients::tenxgraph::split_frontmatter(&file.source)
             .yaml
             .and_then(|raw| {
-                crate::clients::tenxgraph::load_yaml(raw, None)
+                crate::clients::tenxgraph::load_yaml(raw)
                     .into_result()
                     .ok()
             })

@@ -24,6 +24,12 @@ pub enum PyValue {
     DateTime(String),
     List(Vec<PyValue>),
     Map(Vec<(PyValue, PyValue)>),
+    /// `!!binary`'s `bytes`.
+    Bytes(Vec<u8>),
+    /// `!!set`'s `set`, members in the order written (Python's own order depends on string hashing).
+    Set(Vec<PyValue>),
+    /// A pair of `!!omap` or `!!pairs`.
+    Tuple(Vec<PyValue>),
     /// Past the alias expansion budget (see [`PyConverter`]).
     Unknown,
 }
@@ -48,7 +54,12 @@ impl PyValue {
             PyValue::Bool(true) => "True".to_string(),
             PyValue::Bool(false) => "False".to_string(),
             PyValue::Null => "None".to_string(),
-            PyValue::List(_) | PyValue::Map(_) | PyValue::Unknown => self.python_repr(),
+            PyValue::List(_)
+            | PyValue::Map(_)
+            | PyValue::Bytes(_)
+            | PyValue::Set(_)
+            | PyValue::Tuple(_)
+            | PyValue::Unknown => self.python_repr(),
         }
     }
 
@@ -80,6 +91,24 @@ impl PyValue {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            PyValue::Bytes(bytes) => bytes_repr(bytes),
+            PyValue::Set(items) if items.is_empty() => "set()".to_string(),
+            PyValue::Set(items) => format!(
+                "{{{}}}",
+                items
+                    .iter()
+                    .map(PyValue::python_repr)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            PyValue::Tuple(items) => format!(
+                "({})",
+                items
+                    .iter()
+                    .map(PyValue::python_repr)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             PyValue::Unknown => "...".to_string(),
             other => other.to_python_str(),
         }
@@ -97,7 +126,29 @@ impl PyValue {
             PyValue::DateTime(_) => "datetime",
             PyValue::List(_) => "list",
             PyValue::Map(_) => "dict",
+            PyValue::Bytes(_) => "bytes",
+            PyValue::Set(_) => "set",
+            PyValue::Tuple(_) => "tuple",
             PyValue::Unknown => "object",
+        }
+    }
+
+    /// A float as Python shows it.
+    pub fn float(value: f64) -> Self {
+        PyValue::Float(python_float_repr(value))
+    }
+
+    /// Whether two dict keys are the same key in Python (`1`, `1.0` and `True` are).
+    pub fn same_key(&self, other: &PyValue) -> bool {
+        let number = |value: &PyValue| match value {
+            PyValue::Int(number) => Some(*number as f64),
+            PyValue::Bool(flag) => Some(f64::from(u8::from(*flag))),
+            PyValue::Float(text) => text.parse::<f64>().ok(),
+            _ => None,
+        };
+        match (number(self), number(other)) {
+            (Some(left), Some(right)) => left == right,
+            _ => self == other,
         }
     }
 
@@ -112,6 +163,32 @@ impl PyValue {
             _ => None,
         }
     }
+}
+
+/// Python's `repr(bytes)`.
+fn bytes_repr(bytes: &[u8]) -> String {
+    let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = format!("b{quote}");
+    for &byte in bytes {
+        match byte {
+            b'\\' => out.push_str("\\\\"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            byte if char::from(byte) == quote => {
+                out.push('\\');
+                out.push(quote);
+            }
+            0x20..=0x7e => out.push(char::from(byte)),
+            byte => out.push_str(&format!("\\x{byte:02x}")),
+        }
+    }
+    out.push(quote);
+    out
 }
 
 /// Converts nodes as PyYAML's composer builds them, expanding aliases. Expansion is bounded: an alias bomb
