@@ -43,6 +43,22 @@ MIN_CASES = 3000
 DEFAULT_CASES = 3600
 DEFAULT_SEED = 20261202
 
+# Differences kept on purpose, checked to hold exactly as described (so the list cannot go stale):
+SURROGATES = ("10xGraph's `: ` retry quotes with json.dumps, which escapes a character beyond U+FFFF as a "
+              "surrogate pair; PyYAML decodes each half alone, so the loaded text holds two lone surrogates. "
+              "A Rust string cannot hold them: ours has the character itself")
+
+
+def joined_surrogates(value: tuple) -> tuple:
+    """The verdict with surrogate pairs joined into the characters they encode."""
+    return tuple(item.encode("utf-16", "surrogatepass").decode("utf-16") if isinstance(item, str) else item
+                 for item in value)
+
+
+def has_surrogates(value: tuple) -> bool:
+    return any(isinstance(item, str) and any("\ud800" <= c <= "\udfff" for c in item) for item in value)
+
+
 # The engine's skip reason when 10xGraph's loader raises (crates/skillforge-core/src/clients/tenxgraph).
 CRASH_PREFIX = "10xGraph's loader raises (its discovery stops, no skill loads) on this frontmatter: "
 
@@ -500,7 +516,9 @@ def main() -> int:
                 expected = ("loads", meta.name, meta.description) if meta else ("skipped",)
                 actual = verdict_tuple(verdicts.get("10xgraph"))
                 counts["10xgraph " + expected[0]] += 1
-            if expected != actual:
+            if expected != actual and has_surrogates(expected) and joined_surrogates(expected) == actual:
+                counts["10xgraph deviation: lone surrogates"] += 1
+            elif expected != actual:
                 disagreements.append(("10xgraph", folder, expected, actual, verdicts.get("10xgraph")))
             skill = nagents_parsed.get(folder)
             if skill is not None and skill.name in refused_names:
@@ -523,6 +541,8 @@ def main() -> int:
         print(f"yaml differential: seed {args.seed}, {len(seed_texts)} seed files, {len(texts)} cases")
         print("yaml differential: mutations " + ", ".join(f"{name} {count}" for name, count in sorted(used.items())))
         print("yaml differential: " + ", ".join(f"{name} {count}" for name, count in sorted(counts.items())))
+        if counts["10xgraph deviation: lone surrogates"]:
+            results.deviation(f"10xgraph, {counts['10xgraph deviation: lone surrogates']} cases", SURROGATES)
         for client, folder, expected, actual, verdict in disagreements[:args.show]:
             print(f"DISAGREE {client} {folder}", file=sys.stderr)
             print(f"  peer:  {expected!r}", file=sys.stderr)

@@ -137,12 +137,10 @@ fn quote_plain_values(raw_yaml: &str) -> String {
 
 fn quote_line(line: &str) -> Option<String> {
     let (key, value) = quotable_value(line)?;
-    // `json.dumps` escapes every control character (and more); any spelling YAML reads back as the same
-    // text will do, as long as no raw control character reaches the parser.
     Some(format!(
         "{}: {}",
         &line[..key],
-        crate::frontmatter::yaml::double_quoted(&line[value])
+        python::json::dumps_ascii_str(&line[value])
     ))
 }
 
@@ -213,6 +211,17 @@ pub struct LoadedSkill {
 pub struct Loaded {
     pub skill: Option<LoadedSkill>,
     pub notes: Vec<Note>,
+    /// Set when PyYAML refused the YAML as written and after the retry.
+    pub yaml_failure: Option<YamlFailure>,
+}
+
+/// Where and why PyYAML refused a frontmatter (its first error, the one 10xGraph reports).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlFailure {
+    /// PyYAML's error on one line, as 10xGraph shows it after `Invalid YAML in frontmatter: `.
+    pub message: String,
+    /// The byte offset in the YAML text of the position PyYAML's error points at.
+    pub offset: usize,
 }
 
 impl Loaded {
@@ -222,7 +231,11 @@ impl Loaded {
             level: Level::Error,
             message,
         });
-        Self { skill: None, notes }
+        Self {
+            skill: None,
+            notes,
+            yaml_failure: None,
+        }
     }
 
     /// The skill, or why it was skipped (the last note of a skipped skill is its reason).
@@ -254,8 +267,8 @@ pub fn load_yaml(raw_yaml: &str) -> Loaded {
     let parsed = match safe_load::safe_load(raw_yaml) {
         Ok(parsed) => parsed,
         Err(LoadError::Crash { kind, message }) => return crashed(kind, &message),
-        Err(LoadError::Yaml(first_error)) => {
-            let first_error = collapse_whitespace(&first_error);
+        Err(LoadError::Yaml { message, at }) => {
+            let first_error = collapse_whitespace(&message);
             match safe_load::safe_load(&quote_plain_values(raw_yaml)) {
                 Ok(parsed) => {
                     notes.push(Note {
@@ -268,11 +281,20 @@ pub fn load_yaml(raw_yaml: &str) -> Loaded {
                     parsed
                 }
                 Err(LoadError::Crash { kind, message }) => return crashed(kind, &message),
-                Err(LoadError::Yaml(_)) => {
-                    return Loaded::skipped(
+                Err(LoadError::Yaml { .. }) => {
+                    let mut loaded = Loaded::skipped(
                         notes,
                         format!("Invalid YAML in frontmatter: {first_error}"),
-                    )
+                    );
+                    let offset = raw_yaml
+                        .char_indices()
+                        .nth(at)
+                        .map_or(raw_yaml.len(), |(offset, _)| offset);
+                    loaded.yaml_failure = Some(YamlFailure {
+                        message: first_error,
+                        offset,
+                    });
+                    return loaded;
                 }
             }
         }
@@ -286,10 +308,7 @@ pub fn load_yaml(raw_yaml: &str) -> Loaded {
 /// propagates out of `load_skill` and stops 10xGraph's whole discovery. The skill is reported as
 /// skipped, with what Python raised.
 fn crashed(kind: &str, message: &str) -> Loaded {
-    Loaded::skipped(
-        Vec::new(),
-        format!("{CRASH_PREFIX}{kind}: {message}"),
-    )
+    Loaded::skipped(Vec::new(), format!("{CRASH_PREFIX}{kind}: {message}"))
 }
 
 /// How a skip reason starts when 10xGraph's loader raises instead of skipping.
@@ -357,6 +376,7 @@ fn read_frontmatter(frontmatter: &PyValue, mut notes: Vec<Note>) -> Loaded {
             priority,
         }),
         notes,
+        yaml_failure: None,
     }
 }
 

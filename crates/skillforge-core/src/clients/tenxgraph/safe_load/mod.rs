@@ -24,8 +24,9 @@ use crate::python;
 /// Why `safe_load` did not return a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadError {
-    /// A `yaml.YAMLError`: its `str()`, lines and all.
-    Yaml(String),
+    /// A `yaml.YAMLError`: its `str()`, lines and all, and the code point index its mark points at
+    /// (the problem's mark, else the context's, else the reader's position).
+    Yaml { message: String, at: usize },
     /// Any other exception: its type and message (10xGraph lets it propagate).
     Crash { kind: &'static str, message: String },
 }
@@ -50,7 +51,11 @@ impl Source {
 
     fn slice(&self, start: usize, end: usize) -> String {
         let end = end.min(self.chars.len());
-        self.chars.get(start.min(end)..end).unwrap_or(&[]).iter().collect()
+        self.chars
+            .get(start.min(end)..end)
+            .unwrap_or(&[])
+            .iter()
+            .collect()
     }
 }
 
@@ -66,7 +71,8 @@ pub(super) struct Mark {
 impl Mark {
     /// `Mark.__str__` with its snippet (`get_snippet(indent=4, max_length=75)`).
     fn render(&self, source: &Source) -> String {
-        let is_break = |c: char| matches!(c, '\0' | '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}');
+        let is_break =
+            |c: char| matches!(c, '\0' | '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}');
         let chars = &source.chars;
         let pointer = self.index;
         let half = 75.0 / 2.0 - 1.0;
@@ -100,9 +106,29 @@ impl Mark {
     }
 }
 
-/// A `MarkedYAMLError`, rendered as its `str()` when raised.
+/// A `MarkedYAMLError`, rendered as its `str()` when raised, and where it points.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct MarkedError(String);
+pub(super) struct MarkedError {
+    message: String,
+    at: usize,
+    /// Set when what Python raises at this point is not a `YAMLError` (its exception type).
+    crash: Option<&'static str>,
+}
+
+impl From<MarkedError> for LoadError {
+    fn from(error: MarkedError) -> Self {
+        match error.crash {
+            Some(kind) => LoadError::Crash {
+                kind,
+                message: error.message,
+            },
+            None => LoadError::Yaml {
+                message: error.message,
+                at: error.at,
+            },
+        }
+    }
+}
 
 impl MarkedError {
     fn new(
@@ -112,6 +138,7 @@ impl MarkedError {
         problem: Option<String>,
         problem_mark: Option<Mark>,
     ) -> Self {
+        let at = problem_mark.or(context_mark).map_or(0, |mark| mark.index);
         let mut lines = Vec::new();
         if let Some(context) = context {
             lines.push(context);
@@ -131,20 +158,40 @@ impl MarkedError {
         if let Some(mark) = problem_mark {
             lines.push(mark.render(source));
         }
-        Self(lines.join("\n"))
+        Self {
+            message: lines.join("\n"),
+            at,
+            crash: None,
+        }
+    }
+
+    /// An exception other than a `YAMLError`, raised while scanning.
+    fn crash(kind: &'static str, message: String) -> Self {
+        Self {
+            message,
+            at: 0,
+            crash: Some(kind),
+        }
     }
 }
 
 /// `yaml.safe_load(text)`: the value, `None` for an empty stream.
 pub fn safe_load(text: &str) -> Result<Option<PyValue>, LoadError> {
-    if let Some((position, c)) = text.chars().enumerate().find(|(_, c)| !yaml::is_printable(*c)) {
-        return Err(LoadError::Yaml(format!(
-            "unacceptable character #x{:04x}: special characters are not allowed\n  in \"<unicode string>\", position {position}",
-            u32::from(c)
-        )));
+    if let Some((position, c)) = text
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !yaml::is_printable(*c))
+    {
+        return Err(LoadError::Yaml {
+            message: format!(
+                "unacceptable character #x{:04x}: special characters are not allowed\n  in \"<unicode string>\", position {position}",
+                u32::from(c)
+            ),
+            at: position,
+        });
     }
     let source = Source::new(text);
-    let mut graph = parser::compose(&source).map_err(|error| LoadError::Yaml(error.0))?;
+    let mut graph = parser::compose(&source)?;
     let Some(root) = graph.root else {
         return Ok(None);
     };
@@ -221,16 +268,14 @@ impl<'a> Constructor<'a> {
         problem: String,
         node: NodeId,
     ) -> LoadError {
-        LoadError::Yaml(
-            MarkedError::new(
-                self.source,
-                context.map(str::to_string),
-                context_node.map(|id| self.graph.nodes[id].start),
-                Some(problem),
-                Some(self.graph.nodes[node].start),
-            )
-            .0,
+        MarkedError::new(
+            self.source,
+            context.map(str::to_string),
+            context_node.map(|id| self.graph.nodes[id].start),
+            Some(problem),
+            Some(self.graph.nodes[node].start),
         )
+        .into()
     }
 
     fn construct(mut self, root: NodeId) -> Result<HashMap<NodeId, PyValue>, LoadError> {
@@ -311,9 +356,11 @@ impl<'a> Constructor<'a> {
                 "no" | "false" | "off" => PyValue::Bool(false),
                 _ => return Err(crash("KeyError", python::repr(&value.to_lowercase()))),
             },
-            "int" => construct_int(&value).map_err(|message| crash("ValueError", message))?,
-            "float" => construct_float(&value).map_err(|message| crash("ValueError", message))?,
-            "timestamp" => construct_timestamp(&value).map_err(|(kind, message)| crash(kind, message))?,
+            "int" => construct_int(&value).map_err(|(kind, message)| crash(kind, message))?,
+            "float" => construct_float(&value).map_err(|(kind, message)| crash(kind, message))?,
+            "timestamp" => {
+                construct_timestamp(&value).map_err(|(kind, message)| crash(kind, message))?
+            }
             _ => self.construct_binary(&value, node)?,
         })
     }
@@ -454,9 +501,7 @@ impl<'a> Constructor<'a> {
                                 return Err(self.error(
                                     Some("while constructing a mapping"),
                                     Some(node),
-                                    format!(
-                                        "expected a mapping for merging, but found {found}"
-                                    ),
+                                    format!("expected a mapping for merging, but found {found}"),
                                     *item,
                                 ));
                             }
@@ -532,15 +577,21 @@ impl Builder<'_> {
                     .map(|item| match &self.graph.nodes[*item].value {
                         NodeValue::Mapping(entries) if entries.len() == 1 => {
                             let (key, value) = entries[0];
-                            PyValue::Tuple(vec![self.build(key, depth + 1), self.build(value, depth + 1)])
+                            PyValue::Tuple(vec![
+                                self.build(key, depth + 1),
+                                self.build(value, depth + 1),
+                            ])
                         }
                         _ => PyValue::Unknown,
                     })
                     .collect(),
             ),
-            (NodeValue::Sequence(items), _) => {
-                PyValue::List(items.iter().map(|item| self.build(*item, depth + 1)).collect())
-            }
+            (NodeValue::Sequence(items), _) => PyValue::List(
+                items
+                    .iter()
+                    .map(|item| self.build(*item, depth + 1))
+                    .collect(),
+            ),
             (NodeValue::Mapping(entries), "set") => {
                 let mut keys: Vec<PyValue> = Vec::new();
                 for (key, _) in entries {
@@ -570,11 +621,11 @@ impl Builder<'_> {
 }
 
 /// `construct_yaml_int` on any text (an explicit `!!int` reaches it with text the resolver would not
-/// have typed); `Err` is the `ValueError` Python raises.
-fn construct_int(text: &str) -> Result<PyValue, String> {
+/// have typed); `Err` is the exception Python raises.
+fn construct_int(text: &str) -> Result<PyValue, (&'static str, String)> {
     let cleaned: String = text.chars().filter(|c| *c != '_').collect();
     let Some(first) = cleaned.chars().next() else {
-        return Err("IndexError: string index out of range".to_string());
+        return Err(("IndexError", "string index out of range".to_string()));
     };
     let negative = first == '-';
     let body = if matches!(first, '+' | '-') {
@@ -582,15 +633,18 @@ fn construct_int(text: &str) -> Result<PyValue, String> {
     } else {
         &cleaned[..]
     };
-    let parse = |digits: &str, radix: u32| -> Result<i128, String> {
+    let parse = |digits: &str, radix: u32| -> Result<i128, (&'static str, String)> {
         let trimmed = python::strip(digits);
         i128::from_str_radix(trimmed, radix)
             .ok()
             .filter(|_| !trimmed.starts_with(['+', '-']) || radix == 10)
             .ok_or_else(|| {
-                format!(
-                    "invalid literal for int() with base {radix}: {}",
-                    python::repr(digits)
+                (
+                    "ValueError",
+                    format!(
+                        "invalid literal for int() with base {radix}: {}",
+                        python::repr(digits)
+                    ),
                 )
             })
     };
@@ -619,10 +673,14 @@ fn construct_int(text: &str) -> Result<PyValue, String> {
 }
 
 /// `construct_yaml_float` on any text.
-fn construct_float(text: &str) -> Result<PyValue, String> {
-    let cleaned: String = text.chars().filter(|c| *c != '_').collect::<String>().to_lowercase();
+fn construct_float(text: &str) -> Result<PyValue, (&'static str, String)> {
+    let cleaned: String = text
+        .chars()
+        .filter(|c| *c != '_')
+        .collect::<String>()
+        .to_lowercase();
     let Some(first) = cleaned.chars().next() else {
-        return Err("IndexError: string index out of range".to_string());
+        return Err(("IndexError", "string index out of range".to_string()));
     };
     let sign = if first == '-' { -1.0 } else { 1.0 };
     let body = if matches!(first, '+' | '-') {
@@ -630,10 +688,13 @@ fn construct_float(text: &str) -> Result<PyValue, String> {
     } else {
         &cleaned[..]
     };
-    let float = |part: &str| -> Result<f64, String> {
-        python::strip(part)
-            .parse::<f64>()
-            .map_err(|_| format!("could not convert string to float: {}", python::repr(part)))
+    let float = |part: &str| -> Result<f64, (&'static str, String)> {
+        python::strip(part).parse::<f64>().map_err(|_| {
+            (
+                "ValueError",
+                format!("could not convert string to float: {}", python::repr(part)),
+            )
+        })
     };
     let value = if body == ".inf" {
         sign * f64::INFINITY
@@ -661,8 +722,10 @@ fn construct_timestamp(text: &str) -> Result<PyValue, (&'static str, String)> {
     };
     // The shape was checked by the resolver for implicit scalars; an explicit `!!timestamp` on other
     // text makes PyYAML call `.groupdict()` on `None`.
-    let shaped = matches!(PyValue::from_scalar(text, yaml::Style::Plain), PyValue::Date(_) | PyValue::DateTime(_))
-        || is_loose_date(bytes);
+    let shaped = matches!(
+        PyValue::from_scalar(text, yaml::Style::Plain),
+        PyValue::Date(_) | PyValue::DateTime(_)
+    ) || is_loose_date(bytes);
     if !shaped {
         return Err((
             "AttributeError",
@@ -685,7 +748,20 @@ fn construct_timestamp(text: &str) -> Result<PyValue, (&'static str, String)> {
         return Err(("ValueError", "month must be in 1..12".to_string()));
     }
     let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let days = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     if day == 0 || day > days[month as usize - 1] {
         return Err(("ValueError", "day is out of range for month".to_string()));
     }
@@ -695,8 +771,14 @@ fn construct_timestamp(text: &str) -> Result<PyValue, (&'static str, String)> {
     }
     let time = time.trim_start_matches(['T', 't', ' ', '\t']);
     let mut fields = time.splitn(3, ':');
-    let hour: u32 = fields.next().and_then(|part| part.parse().ok()).unwrap_or(0);
-    let minute: u32 = fields.next().and_then(|part| part.parse().ok()).unwrap_or(0);
+    let hour: u32 = fields
+        .next()
+        .and_then(|part| part.parse().ok())
+        .unwrap_or(0);
+    let minute: u32 = fields
+        .next()
+        .and_then(|part| part.parse().ok())
+        .unwrap_or(0);
     let second: u32 = fields
         .next()
         .and_then(|part| part.get(..2))
@@ -723,7 +805,9 @@ fn is_loose_date(bytes: &[u8]) -> bool {
         && parts[0].len() == 4
         && (1..=2).contains(&parts[1].len())
         && (1..=2).contains(&parts[2].len())
-        && parts.iter().all(|part| part.bytes().all(|byte| byte.is_ascii_digit()))
+        && parts
+            .iter()
+            .all(|part| part.bytes().all(|byte| byte.is_ascii_digit()))
 }
 
 /// `base64.decodebytes` (binascii's lenient `a2b_base64`): characters outside the alphabet are skipped,
@@ -761,7 +845,11 @@ fn decode_base64(data: &[u8]) -> Result<Vec<u8>, String> {
         accumulator = (accumulator << 6) | bits;
         quad += 1;
         if quad == 4 {
-            out.extend_from_slice(&[(accumulator >> 16) as u8, (accumulator >> 8) as u8, accumulator as u8]);
+            out.extend_from_slice(&[
+                (accumulator >> 16) as u8,
+                (accumulator >> 8) as u8,
+                accumulator as u8,
+            ]);
             quad = 0;
             accumulator = 0;
         }

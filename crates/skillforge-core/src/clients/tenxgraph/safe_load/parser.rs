@@ -195,9 +195,7 @@ impl<'a> Parser<'a> {
             }
             State::FlowSequenceEntry => self.parse_flow_sequence_entry(false),
             State::FlowSequenceEntryMappingKey => self.parse_flow_sequence_entry_mapping_key(),
-            State::FlowSequenceEntryMappingValue => {
-                self.parse_flow_sequence_entry_mapping_value()
-            }
+            State::FlowSequenceEntryMappingValue => self.parse_flow_sequence_entry_mapping_value(),
             State::FlowSequenceEntryMappingEnd => {
                 self.state = Some(State::FlowSequenceEntry);
                 let token = self.peek_token()?;
@@ -441,11 +439,7 @@ impl<'a> Parser<'a> {
             });
         }
         match &token.kind {
-            TokenKind::Scalar {
-                value,
-                plain,
-                ..
-            } => {
+            TokenKind::Scalar { value, plain, .. } => {
                 self.get_token()?;
                 let plain_implicit = (*plain && tag.is_none()) || tag.as_deref() == Some("!");
                 self.state = self.pop_state();
@@ -583,7 +577,10 @@ impl<'a> Parser<'a> {
         if matches!(token.kind, TokenKind::Key) {
             let token = self.get_token()?;
             let empty = self.check(|kind| {
-                matches!(kind, TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd)
+                matches!(
+                    kind,
+                    TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
+                )
             })?;
             if !empty {
                 self.states.push(State::BlockMappingValue);
@@ -607,7 +604,10 @@ impl<'a> Parser<'a> {
         if matches!(token.kind, TokenKind::Value) {
             let token = self.get_token()?;
             let empty = self.check(|kind| {
-                matches!(kind, TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd)
+                matches!(
+                    kind,
+                    TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
+                )
             })?;
             if !empty {
                 self.states.push(State::BlockMappingKey);
@@ -672,9 +672,8 @@ impl<'a> Parser<'a> {
         let token = self.peek_token()?;
         if matches!(token.kind, TokenKind::Value) {
             let token = self.get_token()?;
-            let empty = self.check(|kind| {
-                matches!(kind, TokenKind::FlowEntry | TokenKind::FlowSequenceEnd)
-            })?;
+            let empty = self
+                .check(|kind| matches!(kind, TokenKind::FlowEntry | TokenKind::FlowSequenceEnd))?;
             if !empty {
                 self.states.push(State::FlowSequenceEntryMappingEnd);
                 return self.parse_node(false, false);
@@ -727,9 +726,8 @@ impl<'a> Parser<'a> {
         let token = self.peek_token()?;
         if matches!(token.kind, TokenKind::Value) {
             let token = self.get_token()?;
-            let empty = self.check(|kind| {
-                matches!(kind, TokenKind::FlowEntry | TokenKind::FlowMappingEnd)
-            })?;
+            let empty = self
+                .check(|kind| matches!(kind, TokenKind::FlowEntry | TokenKind::FlowMappingEnd))?;
             if !empty {
                 self.states.push(State::FlowMappingKey);
                 return self.parse_node(false, false);

@@ -18,10 +18,7 @@ fn is_blank_or_break(c: char) -> bool {
 
 /// `'\0\r\n\x85\u2028\u2029'`.
 fn is_break_or_end(c: char) -> bool {
-    matches!(
-        c,
-        '\0' | '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}'
-    )
+    matches!(c, '\0' | '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
 /// `'\r\n\x85\u2028\u2029'`.
@@ -197,6 +194,21 @@ impl<'a> Scanner<'a> {
             line: self.line,
             column: self.column,
         }
+    }
+
+    /// After a `\\uXXXX` escape whose hex digits start at the pointer: whether a `\\uDC00`..`\\uDFFF`
+    /// escape follows at once.
+    fn low_surrogate_follows(&self, length: usize) -> bool {
+        let at = self.pointer + length;
+        self.source.char_at(at) == '\\'
+            && self.source.char_at(at + 1) == 'u'
+            && (0..4).all(|k| self.source.char_at(at + 2 + k).is_ascii_hexdigit())
+            && u32::from_str_radix(&self.source.slice(at + 2, at + 6), 16)
+                .is_ok_and(|low| (0xDC00..0xE000).contains(&low))
+    }
+
+    fn crash(&self, message: String) -> MarkedError {
+        MarkedError::crash("ValueError", message)
     }
 
     fn error(
@@ -770,10 +782,7 @@ impl<'a> Scanner<'a> {
         if !is_break_or_end(c) {
             return Err(self.directive_error(
                 start,
-                format!(
-                    "expected a comment or a line break, but found {}",
-                    repr(c)
-                ),
+                format!("expected a comment or a line break, but found {}", repr(c)),
             ));
         }
         self.scan_line_break();
@@ -952,10 +961,7 @@ impl<'a> Scanner<'a> {
         )
     }
 
-    fn scan_block_scalar_indicators(
-        &mut self,
-        start: Mark,
-    ) -> Scan<(Option<bool>, Option<usize>)> {
+    fn scan_block_scalar_indicators(&mut self, start: Mark) -> Scan<(Option<bool>, Option<usize>)> {
         let mut chomping = None;
         let mut increment = None;
         let zero = "expected indentation indicator in the range 1-9, but found 0";
@@ -1009,10 +1015,7 @@ impl<'a> Scanner<'a> {
         if !is_break_or_end(c) {
             return Err(self.block_scalar_error(
                 start,
-                format!(
-                    "expected a comment or a line break, but found {}",
-                    repr(c)
-                ),
+                format!("expected a comment or a line break, but found {}", repr(c)),
             ));
         }
         self.scan_line_break();
@@ -1121,18 +1124,29 @@ impl<'a> Scanner<'a> {
                         }
                     }
                     let code = u32::from_str_radix(&self.prefix(length), 16).unwrap_or(0);
+                    if (0xD800..0xDC00).contains(&code) && self.low_surrogate_follows(length) {
+                        // Python keeps the two halves as two lone surrogates; a Rust string cannot hold
+                        // them, so the pair becomes the character it encodes (a listed deviation).
+                        let low = u32::from_str_radix(
+                            &self
+                                .source
+                                .slice(self.pointer + length + 2, self.pointer + length + 6),
+                            16,
+                        )
+                        .unwrap_or(0xDC00);
+                        let combined = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                        chunks.push(char::from_u32(combined).unwrap_or('\u{fffd}'));
+                        self.forward(length + 6);
+                        continue;
+                    }
                     match char::from_u32(code) {
                         Some(character) => chunks.push(character),
+                        // A lone surrogate (kept as such by Python) cannot be held either: U+FFFD
+                        // stands in for it.
+                        None if (0xD800..0xE000).contains(&code) => chunks.push('\u{fffd}'),
                         None => {
-                            // Python's chr() refuses past U+10FFFF (a ValueError, not a YAMLError) and
-                            // builds a lone surrogate for U+D800..U+DFFF; neither fits a Rust string.
-                            // The nearest YAMLError stands in (see the module docs).
-                            return Err(self.error(
-                                context,
-                                Some(start),
-                                format!("chr() arg not in range: {code:#x}"),
-                                self.mark(),
-                            ));
+                            // Python's chr() refuses past U+10FFFF with a ValueError.
+                            return Err(self.crash(format!("chr() arg not in range(0x110000)")));
                         }
                     }
                     self.forward(length);
@@ -1231,7 +1245,8 @@ impl<'a> Scanner<'a> {
                 if is_blank_or_break(c)
                     || (c == ':'
                         && (is_blank_or_break(next)
-                            || (self.flow_level != 0 && matches!(next, ',' | '[' | ']' | '{' | '}'))))
+                            || (self.flow_level != 0
+                                && matches!(next, ',' | '[' | ']' | '{' | '}'))))
                     || (self.flow_level != 0 && matches!(c, ',' | '?' | '[' | ']' | '{' | '}'))
                 {
                     break;

@@ -42,6 +42,16 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             .for_profiles(vec![ProfileId::Nagents]),
         );
     }
+    // 10xGraph compares the names its loader reads, among the skills it loads.
+    if let Some(first) = &placement.tenxgraph_shadowed_by {
+        findings.push(
+            Finding::new(
+                range,
+                format!("10xGraph loads {first} first and skips this skill as shadowed"),
+            )
+            .for_profiles(vec![ProfileId::Tenxgraph]),
+        );
+    }
     let Some(other) = placement.same_name_elsewhere.first() else {
         return;
     };
@@ -65,13 +75,6 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
                 ),
             )
             .for_profiles(vec![ProfileId::ClaudeCode]),
-        );
-        findings.push(
-            Finding::new(
-                range,
-                format!("10xGraph loads {other} first and skips this skill as shadowed"),
-            )
-            .for_profiles(vec![ProfileId::Tenxgraph]),
         );
     }
 }
