@@ -1146,7 +1146,7 @@ impl<'a> Scanner<'a> {
                         None if (0xD800..0xE000).contains(&code) => chunks.push('\u{fffd}'),
                         None => {
                             // Python's chr() refuses past U+10FFFF with a ValueError.
-                            return Err(self.crash(format!("chr() arg not in range(0x110000)")));
+                            return Err(self.crash("chr() arg not in range(0x110000)".to_string()));
                         }
                     }
                     self.forward(length);
