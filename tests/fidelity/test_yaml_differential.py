@@ -6,8 +6,9 @@ frontmatter reader), both in this one process, and by one `skillforge lint --pro
 (with the same name and description) or skipped, for each client.
 
 Seeds: every SKILL.md under tests/fixtures and the repository's skills/. Each case gets a unique
-`name` first (so that shadowing and duplicate names stay rare and are modelled on both sides when
-they happen), then one to three mutations: quotes, `: ` in values, flow collections (multi-line, a
+`name` first (4% take an earlier case's name instead, so that 10xGraph's shadowing and nagents'
+duplicate check are exercised between skills either client may or may not load), then one to three
+mutations: quotes, `: ` in values, flow collections (multi-line, a
 closing bracket at column 0, collections as keys, `?` keys), indentation shifts, tabs, control
 characters (C0, C1, DEL, BOM, NEL, LS, PS), anchors and aliases, tags, duplicate keys, `---` / `...`
 / directives inside, unicode, block scalars, merge keys, comments and line endings. The random
@@ -69,7 +70,7 @@ CONTROL = (
     [chr(code) for code in range(0x00, 0x20) if code not in (0x09, 0x0A, 0x0D)]
     + ["\x7f"]
     + [chr(code) for code in range(0x80, 0xA0)]
-    + ["\ufeff", "\x85", "\u2028", "\u2029", "\t", "\r", "\x0b", "\x0c", "\ufffe", "\ud7ff", "\ue000"]
+    + ["\ufeff", "\x85", "\u2028", "\u2029", "\t", "\r", "\x0b", "\x0c", "\ufffe", "\uffff", "\ud7ff", "\ue000"]
 )
 UNICODE = ["é", "ß", "日本", "🙂", "\u200b", "\u00a0", "\u3000", "עברית", "Ω", "\u0301", "ﬁ", "Ⅻ", "\U0001d400"]
 SCALARS = ["yes", "no", "on", "~", "null", "12", "0x1F", "010", "1_000", "1:30", "1.5", ".inf", ".nan", "2024-01-02",
@@ -194,6 +195,10 @@ FLOWS = [
     'metadata: { ? }',
     'metadata: {a: *x}',
     'metadata: [&x a, *x]',
+    'metadata:\n  sub: {a: b,\n}',
+    'metadata:\n  sub: [a,\n b]',
+    'metadata:\n  sub: {a: b,\n  c: d}',
+    'metadata:\n  - [a,\n  b]',
 ]
 
 
@@ -255,7 +260,13 @@ def m_control(rng, lines):
     index = pick(rng, lines) if index is None else index
     line = lines[index]
     at = rng.randrange(len(line) + 1)
-    lines[index] = line[:at] + rng.choice(CONTROL) + line[at:]
+    if rng.random() < 0.3:
+        # A `: ` too, so that 10xGraph's retry (which json.dumps-quotes the value) sees the character:
+        # one the reader refuses raw but json.dumps escapes, half the time.
+        character = rng.choice(["\ufffe", "\uffff", "\x80", "\x7f", "\x01"] + CONTROL[:5])
+        lines[index] = line[:at] + character + line[at:] + " note: x"
+    else:
+        lines[index] = line[:at] + rng.choice(CONTROL) + line[at:]
     return lines
 
 
@@ -392,16 +403,25 @@ def frontmatter_of(text: str) -> tuple[list[str], str] | None:
     return None
 
 
-def unique_name(lines: list[str], case: int) -> list[str]:
+def unique_name(lines: list[str], case: int, earlier: list[str], rng: random.Random, used: Counter) -> list[str]:
+    """Gives the `name` line a value no other case has, except in a few cases that take an earlier
+    case's name on purpose: shadowing (10xGraph keeps the first skill it loads under a name) and
+    duplicates (nagents refuses its catalog) then happen, between skills each client may or may not
+    load."""
     for index, line in enumerate(lines):
         if line.startswith("name:"):
             value = line[5:].strip().strip("'\"") or "skill"
-            lines[index] = f"name: {value[:40]}-c{case:05d}"
+            name = f"{value[:40]}-c{case:05d}"
+            if earlier and rng.random() < 0.04:
+                name = rng.choice(earlier)
+                used["same-name"] += 1
+            earlier.append(name)
+            lines[index] = f"name: {name}"
             return lines
     return lines
 
 
-def generate(rng: random.Random, seed_texts: list[str], case: int, used: Counter) -> str:
+def generate(rng: random.Random, seed_texts: list[str], case: int, used: Counter, earlier: list[str]) -> str:
     text = rng.choice(seed_texts).replace("\r\n", "\n").replace("\r", "\n")
     split = frontmatter_of(text)
     if split is None:
@@ -409,7 +429,7 @@ def generate(rng: random.Random, seed_texts: list[str], case: int, used: Counter
         lines, body = ["name: plain", "description: A seed without frontmatter."], text
     else:
         lines, body = split
-    lines = unique_name(list(lines), case)
+    lines = unique_name(list(lines), case, earlier, rng, used)
     for _ in range(rng.choice([1, 1, 2, 2, 3])):
         name = rng.choice(list(MUTATIONS))
         used[name] += 1
@@ -470,9 +490,10 @@ def main() -> int:
         cases_root.mkdir(parents=True)
         crashes_root.mkdir()
         texts: dict[str, str] = {}
+        earlier: list[str] = []
         for case in range(args.cases):
             folder = f"c{case:05d}"
-            text = generate(rng, seed_texts, case, used)
+            text = generate(rng, seed_texts, case, used, earlier)
             texts[folder] = text
             (cases_root / folder).mkdir()
             (cases_root / folder / "SKILL.md").write_bytes(text.encode("utf-8"))
