@@ -1,7 +1,8 @@
 //! 10xGraph 0.10.3, the whole client: its lenient skill loader, modelled step by step from
 //! `tenxgraph/core/skills/loader.py`, `models.py` and `registry.py` (BOM strip, the `---` split at
-//! Python's line boundaries, PyYAML `safe_load` with YAML 1.1 typing ([`pyyaml`]), the one retry that
-//! quotes `: ` values, the skip rules, shadowing and `build_catalog`'s text), and around it:
+//! Python's line boundaries, PyYAML's `safe_load` ported in [`safe_load`] with its YAML 1.1 typing
+//! ([`pyyaml`]), the one retry that quotes `: ` values with `json.dumps`, the skip rules, shadowing and
+//! `build_catalog`'s text), and around it:
 //!
 //! - [`registry`]: discovery, the registry, the catalog prompt and the tools `activate_skill` and
 //!   `read_skill_resource` (bundled files reached through `skill_files`);

@@ -1,10 +1,8 @@
 //! Frontmatter values as PyYAML's `safe_load` types them: the YAML 1.1 implicit resolvers (bool, int,
-//! float, null, timestamp) of the PyYAML 10xGraph 0.10.3 runs on, alias expansion, and the `str()`,
-//! `repr()` and `type().__name__` Python shows for each value.
+//! float, null, timestamp) of the PyYAML 10xGraph 0.10.3 runs on, and the `str()`, `repr()` and
+//! `type().__name__` Python shows for each value. [`super::safe_load`] builds them.
 
-use std::collections::HashMap;
-
-use crate::frontmatter::yaml::{Node, Style, Value};
+use crate::frontmatter::yaml::Style;
 use crate::python;
 
 /// A frontmatter value as PyYAML's `safe_load` would type it.
@@ -30,7 +28,7 @@ pub enum PyValue {
     Set(Vec<PyValue>),
     /// A pair of `!!omap` or `!!pairs`.
     Tuple(Vec<PyValue>),
-    /// Past the alias expansion budget (see [`PyConverter`]).
+    /// Past the expansion budget of a value that holds itself (see [`super::safe_load`]).
     Unknown,
 }
 
@@ -189,74 +187,6 @@ fn bytes_repr(bytes: &[u8]) -> String {
     }
     out.push(quote);
     out
-}
-
-/// Converts nodes as PyYAML's composer builds them, expanding aliases. Expansion is bounded: an alias bomb
-/// stops at [`PyConverter::BUDGET`] converted nodes and the rest reads as [`PyValue::Unknown`].
-pub struct PyConverter<'a> {
-    anchors: HashMap<usize, &'a Node>,
-    budget: usize,
-}
-
-impl<'a> PyConverter<'a> {
-    pub const BUDGET: usize = 100_000;
-
-    pub fn new(root: &'a Node) -> Self {
-        let mut anchors = HashMap::new();
-        let mut stack = vec![root];
-        while let Some(node) = stack.pop() {
-            if node.anchor != 0 {
-                anchors.insert(node.anchor, node);
-            }
-            match &node.value {
-                Value::Sequence { items, .. } => stack.extend(items),
-                Value::Mapping { entries, .. } => {
-                    stack.extend(entries.iter().flat_map(|entry| [&entry.key, &entry.value]));
-                }
-                Value::Scalar { .. } | Value::Alias { .. } => {}
-            }
-        }
-        Self {
-            anchors,
-            budget: Self::BUDGET,
-        }
-    }
-
-    pub fn convert(&mut self, node: &'a Node) -> PyValue {
-        self.convert_at(node, 0)
-    }
-
-    fn convert_at(&mut self, node: &'a Node, depth: usize) -> PyValue {
-        // Aliases can nest an anchored collection inside itself; depth and budget both end that.
-        if self.budget == 0 || depth > 4 * crate::frontmatter::yaml::MAX_DEPTH {
-            return PyValue::Unknown;
-        }
-        self.budget -= 1;
-        match &node.value {
-            Value::Scalar { text, style } => PyValue::from_scalar(text, *style),
-            Value::Sequence { items, .. } => PyValue::List(
-                items
-                    .iter()
-                    .map(|item| self.convert_at(item, depth + 1))
-                    .collect(),
-            ),
-            Value::Mapping { entries, .. } => PyValue::Map(
-                entries
-                    .iter()
-                    .map(|entry| {
-                        (
-                            self.convert_at(&entry.key, depth + 1),
-                            self.convert_at(&entry.value, depth + 1),
-                        )
-                    })
-                    .collect(),
-            ),
-            Value::Alias { anchor } => match self.anchors.get(anchor).copied() {
-                Some(target) => self.convert_at(target, depth + 1),
-                None => PyValue::Unknown,
-            },
-        }
-    }
 }
 
 /// Whether PyYAML reads a plain scalar as a string.

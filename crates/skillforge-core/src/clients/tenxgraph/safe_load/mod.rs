@@ -17,7 +17,7 @@ use std::collections::{HashMap, VecDeque};
 
 use parser::{Graph, NodeId, NodeValue};
 
-use crate::clients::tenxgraph::pyyaml::{self, PyValue};
+use crate::clients::tenxgraph::pyyaml::PyValue;
 use crate::frontmatter::yaml;
 use crate::python;
 
@@ -559,7 +559,8 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    const BUDGET: usize = pyyaml::PyConverter::BUDGET;
+    /// Values built at most: a container that holds itself (`&a [*a]`) is finite this way.
+    const BUDGET: usize = 100_000;
 
     fn build(&mut self, node: NodeId, depth: usize) -> PyValue {
         if self.budget == 0 || depth > 4 * parser::MAX_DEPTH {
