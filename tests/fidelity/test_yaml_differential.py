@@ -47,13 +47,14 @@ DEFAULT_SEED = 20261202
 # Differences kept on purpose, checked to hold exactly as described (so the list cannot go stale):
 SURROGATES = ("10xGraph's `: ` retry quotes with json.dumps, which escapes a character beyond U+FFFF as a "
               "surrogate pair; PyYAML decodes each half alone, so the loaded text holds two lone surrogates. "
-              "A Rust string cannot hold them: ours has the character itself")
+              "A Rust string cannot hold them: ours has the character itself (and U+FFFD for a lone one)")
 
 
 def joined_surrogates(value: tuple) -> tuple:
-    """The verdict with surrogate pairs joined into the characters they encode."""
-    return tuple(item.encode("utf-16", "surrogatepass").decode("utf-16") if isinstance(item, str) else item
-                 for item in value)
+    """The verdict with surrogate pairs joined into the characters they encode, and a lone surrogate
+    as U+FFFD (what the engine holds in its place)."""
+    return tuple(item.encode("utf-16", "surrogatepass").decode("utf-16", "replace") if isinstance(item, str)
+                 else item for item in value)
 
 
 def has_surrogates(value: tuple) -> bool:
