@@ -28,6 +28,9 @@ pub struct Placement {
     pub nagents_same_name: Vec<String>,
     /// Whether this file comes first among the files sharing its name.
     pub first_of_its_name: bool,
+    /// The SKILL.md (display path) that 10xGraph loads first under the name it loads this one with, when
+    /// that is another file: only skills its loader accepts take a name, by the name it reads.
+    pub tenxgraph_shadowed_by: Option<String>,
     /// A lowercase `skill.md` sits beside this `SKILL.md`, where no client reads it.
     pub lowercase_beside: bool,
 }
@@ -274,6 +277,16 @@ pub struct SkillContext<'a> {
     links: std::cell::OnceCell<Vec<crate::lint::rules::body::LocalLink>>,
     /// The frontmatter as Claude Code reads it, parsed once for the rules about its own fields.
     claude_code: std::cell::OnceCell<crate::clients::claude_code::frontmatter::Parsed>,
+    /// What 10xGraph's loader makes of the frontmatter, read once for its verdict and rules.
+    tenxgraph: std::cell::OnceCell<Option<TenxgraphYaml>>,
+}
+
+/// 10xGraph's frontmatter (split as 10xGraph splits it) and its loader's result.
+#[derive(Debug, Clone)]
+pub struct TenxgraphYaml {
+    /// Where the YAML text starts in the file.
+    pub start: usize,
+    pub loaded: crate::clients::tenxgraph::Loaded,
 }
 
 impl<'a> SkillContext<'a> {
@@ -306,7 +319,27 @@ impl<'a> SkillContext<'a> {
             files,
             links: std::cell::OnceCell::new(),
             claude_code: std::cell::OnceCell::new(),
+            tenxgraph: std::cell::OnceCell::new(),
         }
+    }
+
+    /// 10xGraph's `load_skill` on the frontmatter, read with its own split and PyYAML's rules; `None`
+    /// when 10xGraph finds no frontmatter (or cannot decode the file).
+    pub fn tenxgraph_yaml(&self) -> Option<&TenxgraphYaml> {
+        self.tenxgraph
+            .get_or_init(|| {
+                if self.file.invalid_utf8_at.is_some() {
+                    return None;
+                }
+                let raw_yaml = crate::clients::tenxgraph::split_frontmatter(self.source).yaml?;
+                // `split_frontmatter` returns a slice of the source.
+                let start = raw_yaml.as_ptr() as usize - self.source.as_ptr() as usize;
+                Some(TenxgraphYaml {
+                    start,
+                    loaded: crate::clients::tenxgraph::load_yaml(raw_yaml),
+                })
+            })
+            .as_ref()
     }
 
     /// Lines as YAML reads them: LF, CRLF and a lone CR each end one.

@@ -60,8 +60,8 @@ pub fn profiles_markdown() -> String {
          | Profile | Client | How its verdicts are reached and checked |\n\
          |---|---|---|\n\
          | `spec` | skills-ref 0.1.1 | valid when no error-level `spec` finding remains; rule by rule against skills-ref's messages (`tests/fidelity/test_lint.py`) |\n\
-         | `nagents` | nagents 0.25.2 | the engine's copy of nagents' line parser; per skill against nagents' discovery and catalog on every fixture tree (`test_lint.py`) |\n\
-         | `10xgraph` | 10xgraph 0.10.3 | a replay of 10xGraph's loader; against 10xgraph (`test_lint.py`) |\n\
+         | `nagents` | nagents 0.25.2 | the engine's copy of nagents' line parser; per skill against nagents' discovery and catalog on every fixture tree (`test_lint.py`) and on thousands of generated frontmatters (`test_yaml_differential.py`) |\n\
+         | `10xgraph` | 10xgraph 0.10.3 | a replay of 10xGraph's loader with a port of PyYAML's `safe_load`; against 10xgraph (`test_lint.py`) and on thousands of generated frontmatters (`test_yaml_differential.py`) |\n\
          | `claude-code` | the Claude Code 2.1.332 binary | its model (`clients::claude_code`); every verdict against the listing the binary sends, on 155 projects (`tests/fidelity/test_claude_code.py`) |\n\
          | `codex` | the Codex 0.171.0 binary | its model (`clients::codex`); every verdict against `codex app-server` `skills/list` and the block of `codex debug prompt-input`, on 174 projects (`tests/fidelity/test_codex.py`) |\n\
          | `claude-upload` | none run | the profile's error-level findings, from `quick_validate.py` and the upload documentation |\n\

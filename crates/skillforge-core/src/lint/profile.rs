@@ -226,10 +226,16 @@ pub static PROFILES: [Profile; 8] = [
         severity_overrides: &[("duplicate-skill-name", Severity::Warning)],
         facts: &[
             "`split_frontmatter` strips a BOM and needs `---` on line 1 (`tenxgraph/core/skills/loader.py`).",
-            "`parse_frontmatter_yaml` retries once with top-level plain values containing `: ` quoted.",
+            "`parse_frontmatter_yaml` retries once with top-level plain values containing `: ` quoted \
+             (`json.dumps`, so every non-ASCII character is escaped).",
+            "YAML is read with PyYAML 6.0's pure-Python `safe_load`, which the engine ports \
+             (`clients::tenxgraph::safe_load`): a flow collection has no indentation rule, a list or mapping \
+             cannot be a mapping key, `=` and unknown tags cannot be constructed, `<<` merges. An exception \
+             that is not a YAML error (`!!bool maybe`, the date `2024-13-01`) stops the whole discovery.",
             "A skill is skipped only for missing or unparseable frontmatter, a non-mapping, a missing or empty \
              name or description, or a name with whitespace, `/`, `\\` or control characters.",
-            "Among several roots the earlier one wins: `Skill '{name}' is shadowed by {file} and was not loaded`.",
+            "Among the skills it loads, by the name it reads, the first found wins: `Skill '{name}' is shadowed \
+             by {file} and was not loaded`.",
             "`metadata.priority` orders the catalog; a non-integer is a warning and counts as 0.",
             "`read_text` turns CRLF and a lone CR into LF before the split; discovery opens `<folder>/SKILL.md`, \
              which finds `skill.md` only on a case-insensitive filesystem.",

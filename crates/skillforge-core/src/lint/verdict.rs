@@ -40,23 +40,12 @@ pub fn tenxgraph_load(context: &SkillContext<'_>) -> Result<LoadedSkill, String>
     if context.file.invalid_utf8_at.is_some() {
         return Err("Cannot read file: not valid UTF-8".to_string());
     }
-    // 10xGraph splits at Python's line boundaries (a lone `\r` or a form feed ends a line too), so its own
-    // split is replayed here rather than reusing the linter's layout.
-    let Some(raw_yaml) = tenxgraph::split_frontmatter(context.source).yaml else {
-        return Err(tenxgraph::NO_FRONTMATTER.to_string());
-    };
-    // Usually 10xGraph's YAML is exactly the linter's frontmatter block: reuse that parse instead of
-    // parsing the same text again.
-    let same_text = context
-        .layout
-        .as_ref()
-        .is_ok_and(|layout| std::ptr::eq(layout.yaml.slice(context.source), raw_yaml));
-    let first_parse = match (same_text, context.yaml()) {
-        (true, Some(Ok(root))) => Some(Ok(root.as_ref())),
-        (true, Some(Err(error))) => Some(Err(error)),
-        _ => None,
-    };
-    tenxgraph::load_yaml(raw_yaml, first_parse).into_result()
+    // 10xGraph splits at Python's line boundaries (a lone `\r` or a form feed ends a line too) and reads
+    // the YAML with PyYAML, so its own split and loader are replayed rather than the linter's layout.
+    match context.tenxgraph_yaml() {
+        Some(yaml) => yaml.loaded.clone().into_result(),
+        None => Err(tenxgraph::NO_FRONTMATTER.to_string()),
+    }
 }
 
 /// The verdict of each selected profile for one file, given its diagnostics.
@@ -126,13 +115,13 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
             }
         }
         ProfileId::Tenxgraph => match tenxgraph_load(context) {
-            Ok(skill) if !placement.first_of_its_name => Outcome::Skipped {
+            Ok(skill) if placement.tenxgraph_shadowed_by.is_some() => Outcome::Skipped {
                 reason: tenxgraph::shadowed_message(
                     &skill.name,
                     placement
-                        .same_name_elsewhere
-                        .first()
-                        .map_or("", String::as_str),
+                        .tenxgraph_shadowed_by
+                        .as_deref()
+                        .unwrap_or_default(),
                 ),
             },
             Ok(skill) => Outcome::Loads {
@@ -224,6 +213,15 @@ fn claude_code_outcome(context: &SkillContext<'_>) -> Outcome {
             reason: reason.to_string(),
         },
     }
+}
+
+/// The name 10xGraph's loader gives the skill in `file`, or `None` when it skips it (a lowercase
+/// `skill.md` it never reads, undecodable bytes, no frontmatter, YAML or fields it refuses).
+pub(crate) fn tenxgraph_name(file: &crate::lint::context::SkillFile) -> Option<String> {
+    if file.invalid_utf8_at.is_some() || file.is_lowercase_skill_file() {
+        return None;
+    }
+    tenxgraph::load(&file.source).skill.map(|skill| skill.name)
 }
 
 /// The name nagents gives the skill in `file`, or `None` when nagents does not load it at all

@@ -1153,6 +1153,15 @@ pub fn place(files: &mut [SkillFile]) {
             by_name.entry(name.clone()).or_default().push(index);
         }
     }
+    // 10xGraph keeps the first skill it loads under each name, read by its own loader.
+    let tenxgraph_names: Vec<Option<String>> =
+        crate::parallel::map(files, crate::lint::verdict::tenxgraph_name);
+    let mut first_tenxgraph: BTreeMap<&str, usize> = BTreeMap::new();
+    for (index, name) in tenxgraph_names.iter().enumerate() {
+        if let Some(name) = name {
+            first_tenxgraph.entry(name).or_insert(index);
+        }
+    }
     // nagents compares the names of the skills it loads, read by its own parser.
     let nagents_names: Vec<Option<String>> =
         crate::parallel::map(files, crate::lint::verdict::nagents_name);
@@ -1181,6 +1190,11 @@ pub fn place(files: &mut [SkillFile]) {
                 .filter_map(|other| displays.get(*other).cloned())
                 .collect();
         }
+        file.placement.tenxgraph_shadowed_by = tenxgraph_names[index]
+            .as_deref()
+            .and_then(|name| first_tenxgraph.get(name))
+            .filter(|first| **first != index)
+            .and_then(|first| displays.get(*first).cloned());
         if let Some(name) = &nagents_names[index] {
             file.placement.nagents_same_name = by_nagents_name
                 .get(name.as_str())
@@ -1213,11 +1227,7 @@ fn declared_name(file: &SkillFile) -> Option<String> {
         // clients that repair it (10xGraph, Codex, Claude Code): read the name as 10xGraph's retry does.
         Err(_) => crate::clients::tenxgraph::split_frontmatter(&file.source)
             .yaml
-            .and_then(|raw| {
-                crate::clients::tenxgraph::load_yaml(raw, None)
-                    .into_result()
-                    .ok()
-            })
+            .and_then(|raw| crate::clients::tenxgraph::load_yaml(raw).into_result().ok())
             .map(|skill| skill.name.trim().to_string()),
     };
     match name {

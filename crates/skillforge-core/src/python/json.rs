@@ -49,6 +49,36 @@ impl Formatter for PythonDefault {
 #[error("cannot write the value as JSON: {0}")]
 pub struct JsonError(#[from] serde_json::Error);
 
+/// `json.dumps(text)` of a `str` with the default `ensure_ascii=True`: `"` and `\\` escaped, `\\n`,
+/// `\\r`, `\\t`, `\\b`, `\\f`, and every other character outside space..`~` as `\\uXXXX` (a character
+/// beyond U+FFFF as its UTF-16 surrogate pair).
+pub fn dumps_ascii_str(text: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    // Writing to a String cannot fail.
+                    let _ = write!(out, "\\u{unit:04x}");
+                }
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// `json.dumps(value, ensure_ascii=False)`.
 pub fn dumps<T: Serialize + ?Sized>(value: &T) -> Result<String, JsonError> {
     let mut out = Vec::new();

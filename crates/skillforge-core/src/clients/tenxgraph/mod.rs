@@ -1,7 +1,8 @@
 //! 10xGraph 0.10.3, the whole client: its lenient skill loader, modelled step by step from
 //! `tenxgraph/core/skills/loader.py`, `models.py` and `registry.py` (BOM strip, the `---` split at
-//! Python's line boundaries, PyYAML `safe_load` with YAML 1.1 typing ([`pyyaml`]), the one retry that
-//! quotes `: ` values, the skip rules, shadowing and `build_catalog`'s text), and around it:
+//! Python's line boundaries, PyYAML's `safe_load` ported in [`safe_load`] with its YAML 1.1 typing
+//! ([`pyyaml`]), the one retry that quotes `: ` values with `json.dumps`, the skip rules, shadowing and
+//! `build_catalog`'s text), and around it:
 //!
 //! - [`registry`]: discovery, the registry, the catalog prompt and the tools `activate_skill` and
 //!   `read_skill_resource` (bundled files reached through `skill_files`);
@@ -19,12 +20,12 @@ pub mod listing;
 pub mod pyyaml;
 pub mod registry;
 pub mod repair;
+pub mod safe_load;
 mod skill_files;
 
-use crate::frontmatter::yaml::{self, Node, YamlError};
 use crate::python;
-use crate::text::TextRange;
-use pyyaml::{priority_of, PyConverter, PyValue};
+use pyyaml::{priority_of, PyValue};
+use safe_load::LoadError;
 
 pub const NO_FRONTMATTER: &str =
     "SKILL.md must start with YAML frontmatter delimited by '---' lines";
@@ -137,12 +138,10 @@ fn quote_plain_values(raw_yaml: &str) -> String {
 
 fn quote_line(line: &str) -> Option<String> {
     let (key, value) = quotable_value(line)?;
-    // `json.dumps` escapes every control character (and more); any spelling YAML reads back as the same
-    // text will do, as long as no raw control character reaches the parser.
     Some(format!(
         "{}: {}",
         &line[..key],
-        crate::frontmatter::yaml::double_quoted(&line[value])
+        python::json::dumps_ascii_str(&line[value])
     ))
 }
 
@@ -213,6 +212,17 @@ pub struct LoadedSkill {
 pub struct Loaded {
     pub skill: Option<LoadedSkill>,
     pub notes: Vec<Note>,
+    /// Set when PyYAML refused the YAML as written and after the retry.
+    pub yaml_failure: Option<YamlFailure>,
+}
+
+/// Where and why PyYAML refused a frontmatter (its first error, the one 10xGraph reports).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlFailure {
+    /// PyYAML's error on one line, as 10xGraph shows it after `Invalid YAML in frontmatter: `.
+    pub message: String,
+    /// The byte offset in the YAML text of the position PyYAML's error points at.
+    pub offset: usize,
 }
 
 impl Loaded {
@@ -222,7 +232,11 @@ impl Loaded {
             level: Level::Error,
             message,
         });
-        Self { skill: None, notes }
+        Self {
+            skill: None,
+            notes,
+            yaml_failure: None,
+        }
     }
 
     /// The skill, or why it was skipped (the last note of a skipped skill is its reason).
@@ -242,80 +256,65 @@ impl Loaded {
 /// `load_skill` on the text of a SKILL.md.
 pub fn load(content: &str) -> Loaded {
     match split_frontmatter(content).yaml {
-        Some(raw_yaml) => load_yaml(raw_yaml, None),
+        Some(raw_yaml) => load_yaml(raw_yaml),
         None => Loaded::skipped(Vec::new(), NO_FRONTMATTER.to_string()),
     }
 }
 
-/// `load_skill` from the frontmatter's YAML text. `first_parse` is a parse of exactly `raw_yaml` already
-/// made (the linter's), so the text is not parsed twice.
-pub fn load_yaml(raw_yaml: &str, first_parse: Option<Result<Option<&Node>, &YamlError>>) -> Loaded {
-    let parsed_here;
-    // PyYAML's reader checks every character before parsing (and the retry, which rejoins the lines
-    // with `\n`, may no longer hold the character that failed the first attempt).
-    let first: Result<Option<&Node>, String> = match reader_error(raw_yaml) {
-        Some(message) => Err(message),
-        None => match first_parse {
-            Some(Ok(root)) => Ok(root),
-            Some(Err(error)) => Err(error.to_string()),
-            None => {
-                parsed_here = parse(raw_yaml);
-                match &parsed_here {
-                    Ok(root) => Ok(root.as_ref()),
-                    Err(error) => Err(error.to_string()),
-                }
-            }
-        },
-    };
+/// `load_skill` from the frontmatter's YAML text: `parse_frontmatter_yaml`, PyYAML's `safe_load` as
+/// [`safe_load`] reproduces it, with the one retry that quotes `: ` values.
+pub fn load_yaml(raw_yaml: &str) -> Loaded {
     let mut notes = Vec::new();
-    let repaired;
-    let root = match first {
-        Ok(root) => root,
-        Err(error) => {
-            let retry = quote_plain_values(raw_yaml);
-            match reader_error(&retry).map_or_else(|| parse(&retry).ok(), |_| None) {
-                Some(root) => {
+    let parsed = match safe_load::safe_load(raw_yaml) {
+        Ok(parsed) => parsed,
+        Err(LoadError::Crash { kind, message }) => return crashed(kind, &message),
+        Err(LoadError::Yaml { message, at }) => {
+            let first_error = collapse_whitespace(&message);
+            match safe_load::safe_load(&quote_plain_values(raw_yaml)) {
+                Ok(parsed) => {
                     notes.push(Note {
                         level: Level::Error,
                         message: format!(
                             "Invalid YAML in frontmatter (a value contains ': '); loaded after quoting it. \
-                             Quote the value to fix this. Parser said: {error}"
+                             Quote the value to fix this. Parser said: {first_error}"
                         ),
                     });
-                    repaired = root;
-                    repaired.as_ref()
+                    parsed
                 }
-                None => {
-                    return Loaded::skipped(notes, format!("Invalid YAML in frontmatter: {error}"))
+                Err(LoadError::Crash { kind, message }) => return crashed(kind, &message),
+                Err(LoadError::Yaml { .. }) => {
+                    let mut loaded = Loaded::skipped(
+                        notes,
+                        format!("Invalid YAML in frontmatter: {first_error}"),
+                    );
+                    let offset = raw_yaml
+                        .char_indices()
+                        .nth(at)
+                        .map_or(raw_yaml.len(), |(offset, _)| offset);
+                    loaded.yaml_failure = Some(YamlFailure {
+                        message: first_error,
+                        offset,
+                    });
+                    return loaded;
                 }
             }
         }
     };
-    let frontmatter = match root {
-        // An empty document is `{}`.
-        None => PyValue::Map(Vec::new()),
-        Some(root) => PyConverter::new(root).convert(root),
-    };
+    // An empty document is `{}`.
+    let frontmatter = parsed.unwrap_or(PyValue::Map(Vec::new()));
     read_frontmatter(&frontmatter, notes)
 }
 
-/// PyYAML's reader error for a character outside YAML's printable set, worded as 10xGraph reports it
-/// (`_one_line` of `ReaderError`); the position counts code points.
-fn reader_error(text: &str) -> Option<String> {
-    let (position, c) = text
-        .chars()
-        .enumerate()
-        .find(|(_, c)| !yaml::is_printable(*c))?;
-    Some(format!(
-        "unacceptable character #x{:04x}: special characters are not allowed in \"<unicode string>\", \
-         position {position}",
-        u32::from(c)
-    ))
+/// PyYAML raised something other than a `YAMLError`: `parse_frontmatter_yaml` does not catch it, so it
+/// propagates out of `load_skill` and stops 10xGraph's whole discovery. The skill is reported as
+/// skipped, with what Python raised.
+fn crashed(kind: &str, message: &str) -> Loaded {
+    Loaded::skipped(Vec::new(), format!("{CRASH_PREFIX}{kind}: {message}"))
 }
 
-fn parse(raw_yaml: &str) -> Result<Option<Node>, YamlError> {
-    yaml::parse(raw_yaml, TextRange::new(0, raw_yaml.len()))
-}
+/// How a skip reason starts when 10xGraph's loader raises instead of skipping.
+pub const CRASH_PREFIX: &str =
+    "10xGraph's loader raises (its discovery stops, no skill loads) on this frontmatter: ";
 
 /// The rest of `load_skill` and `SkillMeta`'s validators, on the typed frontmatter.
 fn read_frontmatter(frontmatter: &PyValue, mut notes: Vec<Note>) -> Loaded {
@@ -378,6 +377,7 @@ fn read_frontmatter(frontmatter: &PyValue, mut notes: Vec<Note>) -> Loaded {
             priority,
         }),
         notes,
+        yaml_failure: None,
     }
 }
 

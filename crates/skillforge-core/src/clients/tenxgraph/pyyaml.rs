@@ -1,10 +1,8 @@
 //! Frontmatter values as PyYAML's `safe_load` types them: the YAML 1.1 implicit resolvers (bool, int,
-//! float, null, timestamp) of the PyYAML 10xGraph 0.10.3 runs on, alias expansion, and the `str()`,
-//! `repr()` and `type().__name__` Python shows for each value.
+//! float, null, timestamp) of the PyYAML 10xGraph 0.10.3 runs on, and the `str()`, `repr()` and
+//! `type().__name__` Python shows for each value. [`super::safe_load`] builds them.
 
-use std::collections::HashMap;
-
-use crate::frontmatter::yaml::{Node, Style, Value};
+use crate::frontmatter::yaml::Style;
 use crate::python;
 
 /// A frontmatter value as PyYAML's `safe_load` would type it.
@@ -24,7 +22,13 @@ pub enum PyValue {
     DateTime(String),
     List(Vec<PyValue>),
     Map(Vec<(PyValue, PyValue)>),
-    /// Past the alias expansion budget (see [`PyConverter`]).
+    /// `!!binary`'s `bytes`.
+    Bytes(Vec<u8>),
+    /// `!!set`'s `set`, members in the order written (Python's own order depends on string hashing).
+    Set(Vec<PyValue>),
+    /// A pair of `!!omap` or `!!pairs`.
+    Tuple(Vec<PyValue>),
+    /// Past the expansion budget of a value that holds itself (see [`super::safe_load`]).
     Unknown,
 }
 
@@ -48,7 +52,12 @@ impl PyValue {
             PyValue::Bool(true) => "True".to_string(),
             PyValue::Bool(false) => "False".to_string(),
             PyValue::Null => "None".to_string(),
-            PyValue::List(_) | PyValue::Map(_) | PyValue::Unknown => self.python_repr(),
+            PyValue::List(_)
+            | PyValue::Map(_)
+            | PyValue::Bytes(_)
+            | PyValue::Set(_)
+            | PyValue::Tuple(_)
+            | PyValue::Unknown => self.python_repr(),
         }
     }
 
@@ -80,6 +89,24 @@ impl PyValue {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            PyValue::Bytes(bytes) => bytes_repr(bytes),
+            PyValue::Set(items) if items.is_empty() => "set()".to_string(),
+            PyValue::Set(items) => format!(
+                "{{{}}}",
+                items
+                    .iter()
+                    .map(PyValue::python_repr)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            PyValue::Tuple(items) => format!(
+                "({})",
+                items
+                    .iter()
+                    .map(PyValue::python_repr)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             PyValue::Unknown => "...".to_string(),
             other => other.to_python_str(),
         }
@@ -97,7 +124,29 @@ impl PyValue {
             PyValue::DateTime(_) => "datetime",
             PyValue::List(_) => "list",
             PyValue::Map(_) => "dict",
+            PyValue::Bytes(_) => "bytes",
+            PyValue::Set(_) => "set",
+            PyValue::Tuple(_) => "tuple",
             PyValue::Unknown => "object",
+        }
+    }
+
+    /// A float as Python shows it.
+    pub fn float(value: f64) -> Self {
+        PyValue::Float(python_float_repr(value))
+    }
+
+    /// Whether two dict keys are the same key in Python (`1`, `1.0` and `True` are).
+    pub fn same_key(&self, other: &PyValue) -> bool {
+        let number = |value: &PyValue| match value {
+            PyValue::Int(number) => Some(*number as f64),
+            PyValue::Bool(flag) => Some(f64::from(u8::from(*flag))),
+            PyValue::Float(text) => text.parse::<f64>().ok(),
+            _ => None,
+        };
+        match (number(self), number(other)) {
+            (Some(left), Some(right)) => left == right,
+            _ => self == other,
         }
     }
 
@@ -114,72 +163,30 @@ impl PyValue {
     }
 }
 
-/// Converts nodes as PyYAML's composer builds them, expanding aliases. Expansion is bounded: an alias bomb
-/// stops at [`PyConverter::BUDGET`] converted nodes and the rest reads as [`PyValue::Unknown`].
-pub struct PyConverter<'a> {
-    anchors: HashMap<usize, &'a Node>,
-    budget: usize,
-}
-
-impl<'a> PyConverter<'a> {
-    pub const BUDGET: usize = 100_000;
-
-    pub fn new(root: &'a Node) -> Self {
-        let mut anchors = HashMap::new();
-        let mut stack = vec![root];
-        while let Some(node) = stack.pop() {
-            if node.anchor != 0 {
-                anchors.insert(node.anchor, node);
+/// Python's `repr(bytes)`.
+fn bytes_repr(bytes: &[u8]) -> String {
+    let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = format!("b{quote}");
+    for &byte in bytes {
+        match byte {
+            b'\\' => out.push_str("\\\\"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            byte if char::from(byte) == quote => {
+                out.push('\\');
+                out.push(quote);
             }
-            match &node.value {
-                Value::Sequence { items, .. } => stack.extend(items),
-                Value::Mapping { entries, .. } => {
-                    stack.extend(entries.iter().flat_map(|entry| [&entry.key, &entry.value]));
-                }
-                Value::Scalar { .. } | Value::Alias { .. } => {}
-            }
-        }
-        Self {
-            anchors,
-            budget: Self::BUDGET,
+            0x20..=0x7e => out.push(char::from(byte)),
+            byte => out.push_str(&format!("\\x{byte:02x}")),
         }
     }
-
-    pub fn convert(&mut self, node: &'a Node) -> PyValue {
-        self.convert_at(node, 0)
-    }
-
-    fn convert_at(&mut self, node: &'a Node, depth: usize) -> PyValue {
-        // Aliases can nest an anchored collection inside itself; depth and budget both end that.
-        if self.budget == 0 || depth > 4 * crate::frontmatter::yaml::MAX_DEPTH {
-            return PyValue::Unknown;
-        }
-        self.budget -= 1;
-        match &node.value {
-            Value::Scalar { text, style } => PyValue::from_scalar(text, *style),
-            Value::Sequence { items, .. } => PyValue::List(
-                items
-                    .iter()
-                    .map(|item| self.convert_at(item, depth + 1))
-                    .collect(),
-            ),
-            Value::Mapping { entries, .. } => PyValue::Map(
-                entries
-                    .iter()
-                    .map(|entry| {
-                        (
-                            self.convert_at(&entry.key, depth + 1),
-                            self.convert_at(&entry.value, depth + 1),
-                        )
-                    })
-                    .collect(),
-            ),
-            Value::Alias { anchor } => match self.anchors.get(anchor).copied() {
-                Some(target) => self.convert_at(target, depth + 1),
-                None => PyValue::Unknown,
-            },
-        }
-    }
+    out.push(quote);
+    out
 }
 
 /// Whether PyYAML reads a plain scalar as a string.

@@ -42,34 +42,36 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             .for_profiles(vec![ProfileId::Nagents]),
         );
     }
-    let Some(other) = placement.same_name_elsewhere.first() else {
-        return;
-    };
-    findings.push(
-        Finding::new(
-            range,
-            format!(
-                "another skill with this name is at {other}; Codex lists both under the one name, and the \
-                 model cannot tell them apart"
-            ),
-        )
-        .for_profiles(vec![ProfileId::Codex]),
-    );
-    if !placement.first_of_its_name {
+    if let Some(other) = placement.same_name_elsewhere.first() {
         findings.push(
             Finding::new(
                 range,
                 format!(
-                    "another skill with this name is at {other}; Claude Code lists this one under its folder \
-                     name alone"
+                    "another skill with this name is at {other}; Codex lists both under the one name, and \
+                     the model cannot tell them apart"
                 ),
             )
-            .for_profiles(vec![ProfileId::ClaudeCode]),
+            .for_profiles(vec![ProfileId::Codex]),
         );
+        if !placement.first_of_its_name {
+            findings.push(
+                Finding::new(
+                    range,
+                    format!(
+                        "another skill with this name is at {other}; Claude Code lists this one under its \
+                         folder name alone"
+                    ),
+                )
+                .for_profiles(vec![ProfileId::ClaudeCode]),
+            );
+        }
+    }
+    // 10xGraph compares the names its loader reads, among the skills it loads.
+    if let Some(first) = &placement.tenxgraph_shadowed_by {
         findings.push(
             Finding::new(
                 range,
-                format!("10xGraph loads {other} first and skips this skill as shadowed"),
+                format!("10xGraph loads {first} first and skips this skill as shadowed"),
             )
             .for_profiles(vec![ProfileId::Tenxgraph]),
         );
