@@ -42,7 +42,7 @@ from fidelity_common import Results
 logging.disable(logging.CRITICAL)
 
 # Checks this suite runs today; fewer means cases or trees were lost. Raise it when cases are added.
-MIN_CASES = 798
+MIN_CASES = 806
 
 # Skill folders (relative to their tree) where the spec profile follows the specification, not
 # skills-ref: skills-ref calls them valid, and we report exactly these rule codes as errors.
