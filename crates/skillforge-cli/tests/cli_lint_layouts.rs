@@ -380,3 +380,52 @@ fn a_duplicate_name_in_a_hidden_collection_fails_nagents_catalog() {
         "{outcomes:?}"
     );
 }
+
+#[test]
+fn links_into_folders_the_search_passes_over_are_still_checked_on_disk() {
+    // The walk's listing answers for the folders it entered; a hidden, dependency or ignored folder
+    // inside a skill is asked of the filesystem, so its files are not reported missing.
+    let temp = temporary();
+    let root = temp.path();
+    repository(root);
+    write(root, ".gitignore", "generated/\n");
+    write(
+        root,
+        "skills/tidy/SKILL.md",
+        "---\nname: tidy\ndescription: Tidy files. Use when the user mentions tidy.\n---\n\
+         Read [the guide](references/guide.md), [notes](.private/notes.md), [the vendored readme](node_modules/pkg/README.md),\n\
+         [the output](generated/out.md) and [the gone one](references/gone.md).\n",
+    );
+    write(root, "skills/tidy/references/guide.md", "guide\n");
+    write(root, "skills/tidy/.private/notes.md", "notes\n");
+    write(root, "skills/tidy/node_modules/pkg/README.md", "readme\n");
+    write(root, "skills/tidy/generated/out.md", "out\n");
+    let (_, stdout, stderr) = common::run(
+        root,
+        &[
+            "lint",
+            ".",
+            "--no-config",
+            "--profile",
+            "spec",
+            "--format",
+            "json",
+        ],
+    );
+    let report: serde_json::Value = match serde_json::from_str(&stdout) {
+        Ok(report) => report,
+        Err(error) => panic!("{error}: {stdout}{stderr}"),
+    };
+    let missing: Vec<&str> = report["files"][0]["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|diagnostic| diagnostic["rule"] == "link-target-missing")
+        .filter_map(|diagnostic| diagnostic["message"].as_str())
+        .collect();
+    assert_eq!(
+        missing,
+        ["`references/gone.md` does not exist in the skill folder"],
+        "{stdout}"
+    );
+}

@@ -159,12 +159,17 @@ pub struct SkillFile {
     /// once. It is keyed by the YAML text and its offset, so a file whose `source` was replaced since is
     /// parsed afresh rather than trusted.
     frontmatter: std::sync::OnceLock<Arc<ParsedFrontmatter>>,
+    /// The first read of the frontmatter by 10xGraph's loader (PyYAML's rules), shared by placement
+    /// (shadowing), lint and the catalog; keyed like `frontmatter`.
+    tenxgraph: std::sync::OnceLock<(String, Arc<TenxgraphYaml>)>,
     /// Which fixes were found harmless for this text ([`super::fix`]), so linting the same text again
     /// (the next pass of `--fix`, the report after it, the editor's next keystroke) checks none twice.
     /// Shared by clones, keyed by the text and options the answers hold for.
     pub(crate) fix_checks: Arc<std::sync::Mutex<super::fix::FixChecks>>,
     /// Where the text was read from, for writing fixes back; `None` for an editor buffer.
     pub origin: Option<Origin>,
+    /// What the walk that found the file saw of its folder, when it came from one.
+    pub listing: Option<Arc<super::listing::Listing>>,
 }
 
 /// Where a SKILL.md was read: the open boundary folder, the names below it (links resolved), and what
@@ -175,7 +180,6 @@ pub struct Origin {
     pub names: Vec<std::ffi::OsString>,
     pub descriptor: Arc<std::os::fd::OwnedFd>,
     pub identity: crate::fs::read::Identity,
-    pub fingerprint: crate::fs::Fingerprint,
 }
 
 /// One parse of a frontmatter block and the exact input it came from.
@@ -216,8 +220,10 @@ impl SkillFile {
             utf8_error,
             placement: Placement::default(),
             frontmatter: std::sync::OnceLock::new(),
+            tenxgraph: std::sync::OnceLock::new(),
             fix_checks: Arc::default(),
             origin: None,
+            listing: None,
         }
     }
 
@@ -238,6 +244,72 @@ impl SkillFile {
         });
         let kept = self.frontmatter.get_or_init(|| parsed);
         Arc::clone(&kept.shared)
+    }
+
+    /// 10xGraph's `load_skill` on the frontmatter, read with its own split and PyYAML's rules, made once
+    /// and shared while the text stays the same; `None` when 10xGraph finds no frontmatter (or cannot
+    /// decode the file).
+    pub fn tenxgraph_yaml(&self) -> Option<Arc<TenxgraphYaml>> {
+        if self.invalid_utf8_at.is_some() {
+            return None;
+        }
+        let raw_yaml = crate::clients::tenxgraph::split_frontmatter(&self.source).yaml?;
+        // `split_frontmatter` returns a slice of the source.
+        let start = raw_yaml.as_ptr() as usize - self.source.as_ptr() as usize;
+        if let Some((text, cached)) = self.tenxgraph.get() {
+            if cached.start == start && text == raw_yaml {
+                return Some(Arc::clone(cached));
+            }
+        }
+        let made = Arc::new(TenxgraphYaml {
+            start,
+            loaded: crate::clients::tenxgraph::load_yaml(raw_yaml),
+        });
+        let _ = self
+            .tenxgraph
+            .set((raw_yaml.to_string(), Arc::clone(&made)));
+        Some(made)
+    }
+
+    /// [`FileProbe::exist`] for paths inside this file's skill folder, answered from what the walk saw
+    /// where it listed the folder, from `files` elsewhere.
+    pub fn exist(&self, files: &dyn FileProbe, inside: &[&Path]) -> Vec<bool> {
+        let Some(listing) = &self.listing else {
+            return files.exist(self.dir(), inside);
+        };
+        let mut answers: Vec<Option<bool>> = inside.iter().map(|path| listing.has(path)).collect();
+        let unknown: Vec<&Path> = inside
+            .iter()
+            .zip(&answers)
+            .filter(|(_, answer)| answer.is_none())
+            .map(|(path, _)| *path)
+            .collect();
+        if !unknown.is_empty() {
+            let mut asked = files.exist(self.dir(), &unknown).into_iter();
+            for answer in answers.iter_mut().filter(|answer| answer.is_none()) {
+                *answer = asked.next();
+            }
+        }
+        answers
+            .into_iter()
+            .map(|answer| answer.unwrap_or(false))
+            .collect()
+    }
+
+    /// [`FileProbe::read`] of a file inside this skill folder; `None` at once where the walk listed its
+    /// folder without it.
+    pub fn read_inside(&self, files: &dyn FileProbe, inside: &Path) -> Option<Vec<u8>> {
+        if let Some(listing) = &self.listing {
+            // Absent from a listed folder, or inside a folder absent from a listed one.
+            let mut at = PathBuf::new();
+            for component in inside.components() {
+                at.push(component);
+                if listing.has(&at) == Some(false) {
+                    return None;
+                }
+            }
+        }
+        files.read(self.dir(), inside)
     }
 
     /// Whether the file is named `skill.md`, which skills-ref accepts but most clients never look for.
@@ -278,7 +350,7 @@ pub struct SkillContext<'a> {
     /// The frontmatter as Claude Code reads it, parsed once for the rules about its own fields.
     claude_code: std::cell::OnceCell<crate::clients::claude_code::frontmatter::Parsed>,
     /// What 10xGraph's loader makes of the frontmatter, read once for its verdict and rules.
-    tenxgraph: std::cell::OnceCell<Option<TenxgraphYaml>>,
+    tenxgraph: std::cell::OnceCell<Option<Arc<TenxgraphYaml>>>,
 }
 
 /// 10xGraph's frontmatter (split as 10xGraph splits it) and its loader's result.
@@ -327,19 +399,8 @@ impl<'a> SkillContext<'a> {
     /// when 10xGraph finds no frontmatter (or cannot decode the file).
     pub fn tenxgraph_yaml(&self) -> Option<&TenxgraphYaml> {
         self.tenxgraph
-            .get_or_init(|| {
-                if self.file.invalid_utf8_at.is_some() {
-                    return None;
-                }
-                let raw_yaml = crate::clients::tenxgraph::split_frontmatter(self.source).yaml?;
-                // `split_frontmatter` returns a slice of the source.
-                let start = raw_yaml.as_ptr() as usize - self.source.as_ptr() as usize;
-                Some(TenxgraphYaml {
-                    start,
-                    loaded: crate::clients::tenxgraph::load_yaml(raw_yaml),
-                })
-            })
-            .as_ref()
+            .get_or_init(|| self.file.tenxgraph_yaml())
+            .as_deref()
     }
 
     /// Lines as YAML reads them: LF, CRLF and a lone CR each end one.

@@ -304,7 +304,7 @@ pub enum WriteError {
 }
 
 /// Writes the fixed text of `file` back where it was read, atomically, keeping mode and owner, and only
-/// if the file still holds exactly the text the fixes were computed from.
+/// if the file still holds exactly the text the fixes were computed from (`file.source`, as read).
 pub fn write_fixed(file: &super::context::SkillFile, text: &str) -> Result<(), WriteError> {
     use crate::fs::write::{self, Expect};
     let path = file.display_path.clone();
@@ -324,8 +324,12 @@ pub fn write_fixed(file: &super::context::SkillFile, text: &str) -> Result<(), W
         parents.iter().map(std::ffi::OsString::as_os_str),
     )
     .map_err(|(errno, _)| refused(write::WriteError::Io(errno.into())))?;
+    // The text is the bytes that were read, exactly: a file that was not valid UTF-8 is never fixed.
+    if file.invalid_utf8_at.is_some() {
+        return Err(WriteError::NotFromDisk { path });
+    }
     let expect = Expect::Content {
-        bytes_digest: origin.fingerprint.clone(),
+        bytes_digest: crate::fs::Fingerprint::of(file.source.as_bytes()),
         identity: Some(origin.identity),
     };
     match write::replace_at(&parent, name, text.as_bytes(), &expect) {

@@ -8,6 +8,7 @@ pub mod config;
 pub mod context;
 pub mod docs;
 pub mod fix;
+pub mod listing;
 pub mod profile;
 pub mod registry;
 pub mod rules;

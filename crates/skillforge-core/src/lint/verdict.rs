@@ -151,9 +151,7 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
 fn codex_outcome(context: &SkillContext<'_>) -> Outcome {
     let file = context.file;
     let contents = file.utf8_error.map_or(Ok(context.source), Err);
-    let policy = context
-        .files
-        .read(file.dir(), std::path::Path::new("agents/openai.yaml"));
+    let policy = file.read_inside(context.files, std::path::Path::new("agents/openai.yaml"));
     let depth = match codex::depth_in_root(&file.path) {
         Ok(depth) => depth,
         Err(reason) => {
@@ -221,7 +219,11 @@ pub(crate) fn tenxgraph_name(file: &crate::lint::context::SkillFile) -> Option<S
     if file.invalid_utf8_at.is_some() || file.is_lowercase_skill_file() {
         return None;
     }
-    tenxgraph::load(&file.source).skill.map(|skill| skill.name)
+    file.tenxgraph_yaml()?
+        .loaded
+        .skill
+        .as_ref()
+        .map(|skill| skill.name.clone())
 }
 
 /// The name nagents gives the skill in `file`, or `None` when nagents does not load it at all

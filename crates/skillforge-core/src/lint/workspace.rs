@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::Config;
 use super::context::{FileProbe, Origin, RealFiles, SkillContext, SkillFile};
+use super::listing::Listing;
 use super::registry::CODES;
 use super::search::{Ignores, Search};
 use super::verdict::{self, Verdict};
@@ -483,6 +484,7 @@ pub fn collect_with(
                 file.placement.symlinked_file = found.symlinked_file;
                 file.placement.lowercase_beside = found.lowercase_beside;
                 file.origin = Some(origin);
+                file.listing = found.listing.take();
                 Ok(file)
             }
             Err(reason) => Err(Skipped {
@@ -547,6 +549,8 @@ struct Found {
     descriptor: Arc<OwnedFd>,
     /// The file as the walk read it from its open folder (a linked file is read later, from its target).
     read: Option<Result<(crate::fs::read::Read, Origin), String>>,
+    /// What the walk saw of the skill's folder.
+    listing: Option<Arc<Listing>>,
 }
 
 impl Found {
@@ -580,7 +584,6 @@ impl Found {
                     names: self.names.clone(),
                     descriptor: self.descriptor.clone(),
                     identity: read.identity,
-                    fingerprint: crate::fs::Fingerprint::of(&read.bytes),
                 };
                 Ok((read, origin))
             }
@@ -726,6 +729,7 @@ impl Scope {
             boundary: self.boundary.clone(),
             descriptor: self.descriptor.clone(),
             read: None,
+            listing: None,
         };
         if !symlinked_file {
             // The folder is open: reading now spares opening its way from the boundary again.
@@ -977,7 +981,9 @@ impl Visit<'_> {
 }
 
 impl crate::fs::walk::Visitor<Walk> for Visit<'_> {
-    type State = (PathBuf, Arc<Ignores>);
+    /// The folder's place, its ignore files, and the listing of the skill folder it is in (with its
+    /// path below that skill folder).
+    type State = (PathBuf, Arc<Ignores>, Option<(Arc<Listing>, PathBuf)>);
 
     fn folder(
         &self,
@@ -991,7 +997,9 @@ impl crate::fs::walk::Visitor<Walk> for Visit<'_> {
         }
         let (relative, at) = self.locate(folder);
         let mut notes = Vec::new();
-        let inherited = parent.map(|(_, ignores)| ignores).or(self.above.as_ref());
+        let inherited = parent
+            .map(|(_, ignores, _)| ignores)
+            .or(self.above.as_ref());
         let ignores = self.search.ignores_of(
             folder.descriptor,
             &at,
@@ -1000,6 +1008,7 @@ impl crate::fs::walk::Visitor<Walk> for Visit<'_> {
             &mut notes,
         );
         out.extend(notes.into_iter().map(Walk::Note));
+        let pushed = out.len();
         self.scope.visit_folder(
             folder,
             &relative,
@@ -1007,6 +1016,22 @@ impl crate::fs::walk::Visitor<Walk> for Visit<'_> {
             &|entry| self.search.reads_file(&at, &ignores, entry),
             out,
         );
+        // What this folder holds, kept for the skill it is in: a skill's own folder starts a listing,
+        // its subfolders add to it.
+        let tree = match out.get_mut(pushed) {
+            Some(Walk::Found(found)) => {
+                let listing = Arc::new(Listing::default());
+                found.listing = Some(Arc::clone(&listing));
+                Some((listing, PathBuf::new()))
+            }
+            _ => parent
+                .and_then(|(_, _, tree)| tree.as_ref())
+                .zip(folder.path.file_name())
+                .map(|((listing, below), name)| (Arc::clone(listing), below.join(name))),
+        };
+        if let Some((listing, below)) = &tree {
+            listing.record(below.clone(), folder.entries);
+        }
         for entry in folder.entries {
             if entry.kind == rustix::fs::FileType::Symlink
                 && self.search.follows_link(&at, &ignores, entry)
@@ -1014,13 +1039,13 @@ impl crate::fs::walk::Visitor<Walk> for Visit<'_> {
                 self.scope.visit_link(folder, &relative, entry, out);
             }
         }
-        Some((at, ignores))
+        Some((at, ignores, tree))
     }
 
     fn enter(
         &self,
         folder: &crate::fs::walk::Folder<'_>,
-        (at, ignores): &Self::State,
+        (at, ignores, _): &Self::State,
         entry: &crate::fs::walk::Entry,
     ) -> bool {
         let entered = self.search.enters(folder.descriptor, at, ignores, entry);

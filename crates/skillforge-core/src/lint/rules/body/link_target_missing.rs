@@ -47,7 +47,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
         std::collections::HashMap::new()
     } else {
         let paths: Vec<&std::path::Path> = wanted.iter().map(std::path::PathBuf::as_path).collect();
-        let found = context.files.exist(context.file.dir(), &paths);
+        let found = context.file.exist(context.files, &paths);
         paths.into_iter().zip(found).collect()
     };
     for link in context.local_links() {
