@@ -67,6 +67,10 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
         )
         // Each profile's title, with the client version it models ("Codex 0.171.0").
         .constant("PROFILE_TITLES", profile_titles())
+        // Every profile in the engine's order, so a new client's profile appears without a UI change.
+        .constant("PROFILE_IDS", profile_ids())
+        // Whether a real client checks each profile's verdicts, shown wherever the profile is.
+        .constant("PROFILE_STATUS", profile_status())
         // The client version behind each catalog dialect.
         .constant("DIALECT_VERSIONS", dialect_versions())
 }
@@ -75,6 +79,18 @@ fn profile_titles() -> std::collections::BTreeMap<String, String> {
     skillforge_core::lint::ProfileId::ALL
         .into_iter()
         .map(|id| (id.as_str().to_string(), id.profile().title.to_string()))
+        .collect()
+}
+
+fn profile_ids() -> Vec<skillforge_core::lint::ProfileId> {
+    skillforge_core::lint::ProfileId::ALL.to_vec()
+}
+
+fn profile_status(
+) -> std::collections::BTreeMap<String, skillforge_core::lint::verification::ProfileStatus> {
+    skillforge_core::lint::ProfileId::ALL
+        .into_iter()
+        .map(|id| (id.as_str().to_string(), id.status()))
         .collect()
 }
 

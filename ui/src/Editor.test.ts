@@ -219,6 +219,24 @@ describe("the editor", () => {
     expect(verdicts[0].textContent).toContain("Cleans CSV");
   });
 
+  it("says which profiles no real client checks", async () => {
+    setup();
+    await fireEvent.click(await screen.findByTestId("tab-clients"));
+    await openSkill("csv");
+    await screen.findAllByTestId("verdict", {}, { timeout: 2000 });
+    const status = (profile: string) =>
+      screen
+        .getAllByTestId("verdict")
+        .find((verdict) => verdict.dataset.profile === profile)!
+        .querySelector("[data-testid=verdict-status]")!.textContent!.trim();
+    expect(status("opencode")).toBe("unverified: from documentation");
+    expect(status("codex")).toBe("verified against the Codex 0.171.0 binary");
+    const menu = screen.getByTestId("profile") as HTMLSelectElement;
+    const label = (value: string) => [...menu.options].find((option) => option.value === value)!.textContent;
+    expect(label("opencode")).toBe("opencode (unverified)");
+    expect(label("codex")).toBe("codex");
+  });
+
   it("shows nagents loading an uppercase name that the specification refuses", async () => {
     setup();
     await fireEvent.click(await screen.findByTestId("tab-clients"));

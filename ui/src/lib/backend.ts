@@ -60,10 +60,13 @@ export type {
 /** How every command answers: tauri-specta's result shape, with the app's error. */
 export type Result<T> = { status: "ok"; data: T } | { status: "error"; error: AppError };
 
-/** The router's default minimum score (the engine's, so the app starts where the CLI does). */
-export { DIALECT_VERSIONS, PROFILE_TITLES, ROUTER_THRESHOLD } from "./bindings.gen";
+import { PROFILE_IDS } from "./bindings.gen";
 
-export const PROFILES: ProfileId[] = ["spec", "nagents", "10xgraph", "claude-code", "claude-upload", "codex", "copilot", "opencode"];
+/** The router's default minimum score (the engine's, so the app starts where the CLI does). */
+export { DIALECT_VERSIONS, PROFILE_STATUS, PROFILE_TITLES, ROUTER_THRESHOLD } from "./bindings.gen";
+
+/** Every profile, in the engine's order. */
+export const PROFILES: ProfileId[] = [...PROFILE_IDS];
 
 type Commands = typeof commands;
 

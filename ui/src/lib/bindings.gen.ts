@@ -105,6 +105,10 @@ export const events = {
 /* Constants */
 export const DIALECT_VERSIONS = {"10xgraph":"0.10.3","claude-code":"2.1.332","codex":"0.171.0","nagents":"0.25.2","skills-ref":"0.1.1"} as const;
 
+export const PROFILE_IDS = ["spec","nagents","10xgraph","claude-code","claude-upload","codex","copilot","opencode"] as const;
+
+export const PROFILE_STATUS = {"10xgraph":{"label":"verified against 10xgraph 0.10.3","verified":true},"claude-code":{"label":"verified against the Claude Code 2.1.332 binary","verified":true},"claude-upload":{"label":"unverified: from the upload documentation and the published `quick_validate.py`","verified":false},"codex":{"label":"verified against the Codex 0.171.0 binary","verified":true},"copilot":{"label":"unverified: from documentation","verified":false},"nagents":{"label":"verified against nagents 0.25.2","verified":true},"opencode":{"label":"unverified: from documentation","verified":false},"spec":{"label":"verified against skills-ref 0.1.1","verified":true}} as const;
+
 export const PROFILE_TITLES = {"10xgraph":"10xGraph 0.10.3","claude-code":"Claude Code 2.1.332","claude-upload":"claude.ai / API upload and package_skill.py","codex":"Codex 0.171.0","copilot":"GitHub Copilot / VS Code","nagents":"nagents 0.25.2","opencode":"OpenCode","spec":"Agent Skills specification"} as const;
 
 export const ROUTER_THRESHOLD = 0.5 as const;

@@ -36,31 +36,33 @@ pub enum Format {
     Github,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProfileArg {
-    Spec,
-    Nagents,
-    #[value(name = "10xgraph")]
-    Tenxgraph,
-    ClaudeCode,
-    ClaudeUpload,
-    Codex,
-    Copilot,
-    Opencode,
+/// A profile on the command line: every [`ProfileId`], each shown in `--help` with what it is verified
+/// against, or that it is unverified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProfileArg(ProfileId);
+
+impl ValueEnum for ProfileArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VARIANTS: std::sync::LazyLock<Vec<ProfileArg>> =
+            std::sync::LazyLock::new(|| ProfileId::ALL.into_iter().map(ProfileArg).collect());
+        &VARIANTS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let id = self.0;
+        let verification = id.verification();
+        let help = if verification.is_verified() {
+            verification.label()
+        } else {
+            format!("{}; {}", id.profile().title, verification.label())
+        };
+        Some(clap::builder::PossibleValue::new(id.as_str()).help(help))
+    }
 }
 
 impl From<ProfileArg> for ProfileId {
     fn from(profile: ProfileArg) -> Self {
-        match profile {
-            ProfileArg::Spec => ProfileId::Spec,
-            ProfileArg::Nagents => ProfileId::Nagents,
-            ProfileArg::Tenxgraph => ProfileId::Tenxgraph,
-            ProfileArg::ClaudeCode => ProfileId::ClaudeCode,
-            ProfileArg::ClaudeUpload => ProfileId::ClaudeUpload,
-            ProfileArg::Codex => ProfileId::Codex,
-            ProfileArg::Copilot => ProfileId::Copilot,
-            ProfileArg::Opencode => ProfileId::Opencode,
-        }
+        profile.0
     }
 }
 
@@ -135,6 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     for note in &collected.notes {
         eprintln!("note: {note}");
     }
+
     let mut files = collected.files;
     // A fix that could not be written leaves its file as it was; the run goes on and exits 2.
     let mut not_written = 0;
@@ -213,10 +216,20 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
                     None => text(&mut out, &reports, batch)?,
                 }
             }
+            let unverified = unverified_note(&options.profiles);
             match json {
                 Some(json) => json.finish(&mut out, &options.profiles, &summary)?,
-                None if format == Format::Text => text_summary(&mut out, &summary, fixed)?,
-                None => {}
+                None if format == Format::Text => {
+                    if let Some(note) = &unverified {
+                        writeln!(out, "{note}")?;
+                    }
+                    text_summary(&mut out, &summary, fixed)?
+                }
+                None => {
+                    if let Some(note) = &unverified {
+                        writeln!(out, "::notice title=Unverified profiles::{note}")?;
+                    }
+                }
             }
             (summary, refused)
         }
@@ -317,6 +330,21 @@ fn text(out: &mut impl Write, reports: &[FileReport], files: &[SkillFile]) -> st
 }
 
 /// The text report's last lines.
+/// Names the selected profiles that no real client checks, so their verdicts are not read as predictions.
+fn unverified_note(profiles: &[ProfileId]) -> Option<String> {
+    let unverified: Vec<&str> = profiles
+        .iter()
+        .filter(|id| !id.verification().is_verified())
+        .map(|id| id.as_str())
+        .collect();
+    (!unverified.is_empty()).then(|| {
+        format!(
+            "Unverified profiles (no real client checks their verdicts; see docs/profiles.md): {}.",
+            unverified.join(", ")
+        )
+    })
+}
+
 fn text_summary(
     out: &mut impl Write,
     summary: &Summary,

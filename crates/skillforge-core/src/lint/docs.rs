@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use super::profile::PROFILES;
 use super::registry::CODES;
+use super::verification::Verification;
 
 /// The text of `docs/rules.md`.
 pub fn rules_markdown() -> String {
@@ -44,8 +45,9 @@ pub fn rules_markdown() -> String {
     out
 }
 
-/// The text of `docs/profiles.md`.
-pub fn profiles_markdown() -> String {
+/// The text of `docs/profiles.md`; `minimum_cases` gives the number of cases a fidelity suite commits
+/// to (its `MIN_CASES`), by its path from the repository root.
+pub fn profiles_markdown(minimum_cases: &dyn Fn(&str) -> Option<u32>) -> String {
     let mut out = String::new();
     out.push_str("# Client profiles\n\n");
     out.push_str("Generated from `crates/skillforge-core/src/lint/profile.rs` and the rule table; do not edit.\n\n");
@@ -56,19 +58,46 @@ pub fn profiles_markdown() -> String {
          `skillforge.toml`; by default all are used.\n",
     );
     out.push_str(
-        "\nWhat each profile rests on:\n\n\
-         | Profile | Client | How its verdicts are reached and checked |\n\
-         |---|---|---|\n\
-         | `spec` | skills-ref 0.1.1 | valid when no error-level `spec` finding remains; rule by rule against skills-ref's messages (`tests/fidelity/test_lint.py`) |\n\
-         | `nagents` | nagents 0.25.2 | the engine's copy of nagents' line parser; per skill against nagents' discovery and catalog on every fixture tree (`test_lint.py`) and on thousands of generated frontmatters (`test_yaml_differential.py`) |\n\
-         | `10xgraph` | 10xgraph 0.10.3 | a replay of 10xGraph's loader with a port of PyYAML's `safe_load`; against 10xgraph (`test_lint.py`) and on thousands of generated frontmatters (`test_yaml_differential.py`) |\n\
-         | `claude-code` | the Claude Code 2.1.332 binary | its model (`clients::claude_code`); every verdict against the listing the binary sends, on 155 projects (`tests/fidelity/test_claude_code.py`) |\n\
-         | `codex` | the Codex 0.171.0 binary | its model (`clients::codex`); every verdict against `codex app-server` `skills/list` and the block of `codex debug prompt-input`, on 174 projects (`tests/fidelity/test_codex.py`) |\n\
-         | `claude-upload` | none run | the profile's error-level findings, from `quick_validate.py` and the upload documentation |\n\
-         | `copilot` | none run | the profile's error-level findings, from documentation |\n\
-         | `opencode` | none run | the profile's error-level findings, from documentation |\n\
-         \n\
-         For `claude-code` and `codex` a skill is judged where it sits: below a `.claude/skills` (or `.agents/skills`,\n\
+        "\nWhat each profile rests on. A verified profile's verdicts are compared with the pinned client itself\n\
+         in `make test`; an unverified one says so wherever it is shown (`lint --help`, the text and GitHub\n\
+         reports, the app), since no real client checks it.\n\n\
+         | Profile | Client | How it is verified | Fidelity cases |\n\
+         |---|---|---|---|\n",
+    );
+    for profile in &PROFILES {
+        let id = profile.id;
+        match id.verification() {
+            Verification::Verified {
+                client,
+                method,
+                suites,
+            } => {
+                let counts: Vec<String> = suites
+                    .iter()
+                    .map(|suite| {
+                        let name = suite.rsplit('/').next().unwrap_or(suite);
+                        match minimum_cases(suite) {
+                            Some(cases) => format!("at least {cases} (`{name}`)"),
+                            None => format!("unknown (`{name}`)"),
+                        }
+                    })
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "| `{id}` | {client} | {method} | {} |",
+                    counts.join("; ")
+                );
+            }
+            Verification::Unverified { basis } => {
+                let _ = writeln!(
+                    out,
+                    "| `{id}` | none run | **unverified**, {basis}: the verdict follows the profile's error-level findings | none |"
+                );
+            }
+        }
+    }
+    out.push_str(
+        "\nFor `claude-code` and `codex` a skill is judged where it sits: below a `.claude/skills` (or `.agents/skills`,\n\
          `.codex/skills`) in its path as the client reads that folder, elsewhere as if its folder were installed in one.\n\
          Severities are per profile: a finding that is an error for one client and a warning for another is reported\n\
          once for each, so a client's verdict and the exit code rest on that client's severity alone.\n",
@@ -81,6 +110,7 @@ pub fn profiles_markdown() -> String {
             profile.title,
             profile.summary
         );
+        let _ = write!(out, "Status: {}.\n\n", profile.id.verification().label());
         out.push_str("Facts this profile rests on:\n\n");
         for fact in profile.facts {
             let _ = writeln!(out, "- {fact}");

@@ -14,6 +14,7 @@ pub mod registry;
 pub mod rules;
 pub mod search;
 pub mod verdict;
+pub mod verification;
 pub mod workspace;
 
 use serde::{Deserialize, Serialize};
