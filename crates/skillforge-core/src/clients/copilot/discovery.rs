@@ -73,14 +73,11 @@ pub struct Root {
 }
 
 /// The roots of a client started in `project` (canonical) with `home`: for each family, the working
-/// folder's, then each ancestor's, nearest first, up to the git root (the nearest folder holding a
-/// `.git`), or up to the file system's root outside a repository (`tree-git-ancestors`,
+/// folder's, then each ancestor's, nearest first, up to the git root ([`is_repository`]), or up to the file system's root outside a repository (`tree-git-ancestors`,
 /// `tree-no-git-ancestors`); then `~/.copilot/skills` and `~/.agents/skills`. Folders below the
 /// working folder are not roots (`below-cwd`).
 pub fn roots(project: &Path, home: Option<&Path>) -> Vec<Root> {
-    let git_root = project
-        .ancestors()
-        .find(|folder| std::fs::symlink_metadata(folder.join(".git")).is_ok());
+    let git_root = project.ancestors().find(|folder| is_repository(folder));
     let folders: Vec<&Path> = project
         .ancestors()
         .take_while(|folder| git_root.is_none_or(|top| folder.starts_with(top)))
@@ -109,6 +106,15 @@ pub fn roots(project: &Path, home: Option<&Path>) -> Vec<Root> {
         });
     }
     roots
+}
+
+/// Whether `folder` is a git repository's top as the client tells it: a `.git` file (a worktree), or a
+/// `.git` folder holding `HEAD`, `objects` and `refs` (`tree-git-ancestors`); a `.git` folder with only
+/// `HEAD` is not one, and the ancestors above it are read too (`layers-head-only` of the fidelity suite).
+fn is_repository(folder: &Path) -> bool {
+    let git = folder.join(".git");
+    git.is_file()
+        || (git.join("HEAD").is_file() && git.join("objects").is_dir() && git.join("refs").is_dir())
 }
 
 /// A `SKILL.md` found below a root, with the client's verdict on it.

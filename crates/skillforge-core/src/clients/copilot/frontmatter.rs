@@ -115,13 +115,14 @@ pub fn parse_text(contents: &str, folder: &str) -> Result<Parsed, Drop> {
     let value: Value =
         serde_yaml::from_str(frontmatter).map_err(|error| Drop::Yaml(error.to_string()))?;
     let empty = serde_yaml::Mapping::new();
+    // Anything but a mapping is no fields at all: an empty frontmatter (`empty-frontmatter`), a list or
+    // a lone scalar (`fm-list`, `fm-scalar` of the fidelity suite) load with the folder's name.
     let fields = match &value {
         Value::Mapping(fields) => fields,
-        // An empty frontmatter (`---\n---`) is no fields at all (`empty-frontmatter`).
-        Value::Null => &empty,
-        _ => return Err(Drop::MissingFrontmatter),
+        _ => &empty,
     };
-    let field = |key: &str| fields.get(key);
+    // A value under a tag the schema does not know reads as the value itself (`!custom text` → `text`).
+    let field = |key: &str| fields.get(key).map(untagged);
     let name = match field("name") {
         None => folder_name(folder)?,
         Some(Value::String(name)) => valid_name(name)?,
@@ -129,23 +130,28 @@ pub fn parse_text(contents: &str, folder: &str) -> Result<Parsed, Drop> {
     };
     let description = match field("description") {
         None => description_from_body(body),
-        Some(Value::String(description)) => description.clone(),
+        Some(Value::String(description)) => {
+            // Only a written description is held to the limit; one taken from the body is cut instead
+            // (`body-astral`: 600 emoji, 1,200 units, load as 512).
+            if description.encode_utf16().count() > MAX_DESCRIPTION_UTF16 {
+                return Err(Drop::DescriptionTooLong);
+            }
+            description.clone()
+        }
         Some(_) => return Err(Drop::DescriptionNotString),
     };
-    if description.encode_utf16().count() > MAX_DESCRIPTION_UTF16 {
-        return Err(Drop::DescriptionTooLong);
-    }
     match field("argument-hint") {
         None | Some(Value::Null | Value::String(_)) => {}
         Some(_) => return Err(Drop::ArgumentHint),
     }
+    // Written but null is not a boolean (`dmi-null`), nor a string or list (`tools-null`).
     let model_invocable = match field("disable-model-invocation") {
-        None | Some(Value::Null) => true,
+        None => true,
         Some(Value::Bool(disabled)) => !disabled,
         Some(_) => return Err(Drop::DisableModelInvocation),
     };
     match field("allowed-tools") {
-        None | Some(Value::Null | Value::String(_)) => {}
+        None | Some(Value::String(_)) => {}
         Some(Value::Sequence(tools)) => {
             if !tools.iter().all(|tool| matches!(tool, Value::String(_))) {
                 return Err(Drop::AllowedToolsItems);
@@ -160,6 +166,13 @@ pub fn parse_text(contents: &str, folder: &str) -> Result<Parsed, Drop> {
     })
 }
 
+fn untagged(value: &Value) -> &Value {
+    match value {
+        Value::Tagged(tagged) => untagged(&tagged.value),
+        value => value,
+    }
+}
+
 /// Trimmed, each run of spaces one `-` (`" lead"` → `lead`, `"a  b"` → `a-b`, `A B C` → `A-B-C`).
 pub fn normalise_name(name: &str) -> String {
     name.trim()
@@ -169,19 +182,22 @@ pub fn normalise_name(name: &str) -> String {
         .join("-")
 }
 
-/// A frontmatter name, normalised and checked (`names`, `name-65`, `probe-name-*`).
+/// A frontmatter name, normalised and checked (`names`, `name-65`, `probe-name-*`). The length counts
+/// the name as written, trimmed, before its spaces become hyphens (`name-64-spaces`: 66 characters with
+/// a run of 3 spaces is refused).
 fn valid_name(name: &str) -> Result<String, Drop> {
     let normalised = normalise_name(name);
     if normalised.is_empty() {
         return Err(Drop::NameEmpty);
     }
+    let written = name.trim().chars().count();
     let mut chars = normalised.chars();
     let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphanumeric());
     let rest_ok = chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'));
     if !first_ok || !rest_ok {
         return Err(Drop::NameCharacters);
     }
-    if normalised.chars().count() > MAX_NAME_CHARS {
+    if written > MAX_NAME_CHARS {
         return Err(Drop::NameTooLong);
     }
     Ok(normalised)
@@ -194,7 +210,7 @@ fn folder_name(folder: &str) -> Result<String, Drop> {
 }
 
 /// The description of a skill without `description`: the first three non-blank body lines that are not
-/// headings, each trimmed, joined with a space, cut to 1,024 characters (`body` probes,
+/// headings, each trimmed, joined with a space, cut to 1,024 UTF-16 units (`body` probes,
 /// `desc-very-long-body`); `""` when there are none (`b-heading-only`, `nobody`).
 pub fn description_from_body(body: &str) -> String {
     let joined = body
@@ -204,10 +220,17 @@ pub fn description_from_body(body: &str) -> String {
         .take(BODY_LINES)
         .collect::<Vec<_>>()
         .join(" ");
-    match joined.char_indices().nth(MAX_DESCRIPTION_UTF16) {
-        Some((end, _)) => joined[..end].to_string(),
-        None => joined,
-    }
+    // Cut to whole characters within the limit, counted in UTF-16 units (`body-astral`: 600 emoji
+    // become 512); whether a character split by the limit is dropped is not observed.
+    let mut units = 0;
+    let end = joined
+        .char_indices()
+        .find(|(_, c)| {
+            units += c.len_utf16();
+            units > MAX_DESCRIPTION_UTF16
+        })
+        .map_or(joined.len(), |(at, _)| at);
+    joined[..end].to_string()
 }
 
 #[cfg(test)]
@@ -284,6 +307,15 @@ mod tests {
             description(&"😀".repeat(513)),
             Err(Drop::DescriptionTooLong)
         );
+        assert_eq!(description("!custom text"), Ok("text".into()));
+        assert_eq!(
+            verdict("---\n- a\n---\nFrom the body.\n").map(|p| (p.name, p.description)),
+            Ok(("folder".into(), "From the body.".into()))
+        );
+        assert_eq!(
+            verdict(&format!("---\nname: x\n---\n{}\n", "😀".repeat(600))).map(|p| p.description),
+            Ok("😀".repeat(512))
+        );
         assert_eq!(
             verdict("---\nname: x\n---\n# Title\n\n  First.  \n- two\n\nthree\nfour\n")
                 .map(|p| p.description),
@@ -305,6 +337,12 @@ mod tests {
             Ok(false)
         );
         assert!(with("allowed-tools: [Read, Grep]").is_ok());
+        assert_eq!(with("allowed-tools:"), Err(Drop::AllowedTools));
+        assert_eq!(
+            with("disable-model-invocation:"),
+            Err(Drop::DisableModelInvocation)
+        );
+        assert!(with("argument-hint:").is_ok());
         assert_eq!(with("allowed-tools: [1]"), Err(Drop::AllowedToolsItems));
         assert_eq!(with("allowed-tools: {a: b}"), Err(Drop::AllowedTools));
     }

@@ -222,6 +222,10 @@ pub fn escape(text: &str) -> String {
 const OPEN: &str = "<skill>\n<available_skills>\n";
 const CLOSE: &str = "</available_skills>\n</skill>";
 const ADDITIONAL: &str = "Additional skills available (invoke by name): ";
+/// The longest `Additional skills` line before its `... and N more`, in UTF-16 units, prefix included:
+/// names are added while the line stays within it (`world-all` at budgets 1, 5,000 and 15,000: lines of
+/// 4,993, 4,995 and 5,000 units, the next name would make 5,014 to 5,024; inferred from those runs).
+pub const ADDITIONAL_LINE_UNITS: usize = 5_000;
 
 /// The section and where each listed skill sits in it.
 #[derive(Debug, Clone)]
@@ -299,15 +303,9 @@ pub fn section(discovered: &Discovered, budget: usize) -> Option<Section> {
     }
     if let Some(first) = overflow {
         let rest = &listed[first..];
-        text.push_str(ADDITIONAL);
-        text.push_str(
-            &rest
-                .iter()
-                .map(|skill| skill.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-        );
-        text.push('\n');
+        text.push_str(&additional_line(
+            rest.iter().map(|skill| skill.name.as_str()),
+        ));
         entries.extend(rest.iter().map(|skill| SectionEntry {
             name: skill.name.clone(),
             path: skill.path.clone(),
@@ -320,6 +318,31 @@ pub fn section(discovered: &Discovered, budget: usize) -> Option<Section> {
         entries,
         used,
     })
+}
+
+/// The `Additional skills available (invoke by name): a, b` line (its newline included) for the skills
+/// the budget left out, cut after the names that fit in [`ADDITIONAL_LINE_UNITS`] with `... and N more`.
+fn additional_line<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+    let total = names.len();
+    let mut line = String::from(ADDITIONAL);
+    let mut units = line.encode_utf16().count();
+    let mut named = 0;
+    for name in names {
+        let separator = if named == 0 { "" } else { ", " };
+        let more = separator.len() + name.encode_utf16().count();
+        if units + more > ADDITIONAL_LINE_UNITS {
+            break;
+        }
+        line.push_str(separator);
+        line.push_str(name);
+        units += more;
+        named += 1;
+    }
+    if named < total {
+        line.push_str(&format!("... and {} more", total - named));
+    }
+    line.push('\n');
+    line
 }
 
 /// Copilot, as a listing client: the skills it loads from the folders read as its project skill
