@@ -112,6 +112,9 @@ pub fn split(contents: &str) -> Option<(&str, &str)> {
 /// [`parse_skill`] on text already decoded.
 pub fn parse_text(contents: &str, folder: &str) -> Result<Parsed, Drop> {
     let (frontmatter, body) = split(contents).ok_or(Drop::MissingFrontmatter)?;
+    if flow_depth(frontmatter) > MAX_FLOW_DEPTH {
+        return Err(Drop::Yaml(FLOW_TOO_DEEP.to_string()));
+    }
     let value: Value =
         serde_yaml::from_str(frontmatter).map_err(|error| Drop::Yaml(error.to_string()))?;
     let empty = serde_yaml::Mapping::new();
@@ -164,6 +167,29 @@ pub fn parse_text(contents: &str, folder: &str) -> Result<Parsed, Drop> {
         description,
         model_invocable,
     })
+}
+
+/// Flow nesting beyond which the parse is not attempted. libyaml revisits every open flow level for each
+/// token, so `[` repeated 100,000 times takes minutes; serde_yaml refuses anything deeper than 128 levels
+/// anyway, so such a skill is dropped either way (only the message differs: a listed deviation).
+const MAX_FLOW_DEPTH: usize = 1024;
+const FLOW_TOO_DEEP: &str = "recursion limit exceeded";
+
+/// The deepest nesting of `[` and `{`, quotes not considered (a bound, not a parse).
+fn flow_depth(text: &str) -> usize {
+    let mut depth: usize = 0;
+    let mut deepest = 0;
+    for byte in text.bytes() {
+        match byte {
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 fn untagged(value: &Value) -> &Value {
