@@ -21,6 +21,15 @@ layout trees of client_probes.py; 500 generated skills in one project (verdicts,
 SKILL_CHAR_BUDGET values); budget probes; a git repository with ancestors' and the user's skill folders.
 Two client runs at a time. Prints `copilot fidelity: N passed, M failed`.
 
+Known deviations, not compared (docs/clients-observed.md):
+- frontmatter nested more than 1,024 flow levels (`[[[…`) is refused by Skillforge with `recursion limit
+  exceeded`, without handing it to libyaml (whose scan is quadratic in the open levels); the client drops it too,
+  possibly with a parse message instead;
+- `COPILOT_SKILLS_DIRS`, `--add-dir`, `disabledSkills` other than the builtins, plugin skills: not modelled;
+- lint judges each file as if its folder sat in a skill root: precedence between skills of one name is the
+  listing's business (a shadowed skill is counted as such here, not as a loaded one);
+- links out of a linted folder are not followed by lint (tree-symlink is compared through the section only).
+
 Usage: test_copilot.py --binary target/debug/skillforge [--keep DIR]
 """
 

@@ -350,6 +350,13 @@ mod tests {
     }
 
     #[test]
+    fn deep_flow_nesting_is_refused_without_parsing() {
+        let deep = format!("---\nname: x\ndescription: {}\n---\n", "[".repeat(100_000));
+        assert_eq!(verdict(&deep), Err(Drop::Yaml(FLOW_TOO_DEEP.into())));
+        assert_eq!(flow_depth("a: [b, {c: [d]}]\ne: [f]"), 3);
+    }
+
+    #[test]
     fn typed_fields() {
         let with = |line: &str| verdict(&format!("---\nname: x\ndescription: d\n{line}\n---\n"));
         assert_eq!(with("argument-hint: [file]"), Err(Drop::ArgumentHint));
