@@ -486,6 +486,102 @@ mod tests {
         assert!(super::section(&Discovered::default(), 100).is_none());
     }
 
+    fn write(path: &Path, name: &str) {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).ok();
+        }
+        std::fs::write(
+            path,
+            format!("---\nname: {name}\ndescription: from {name}\n---\n"),
+        )
+        .ok();
+    }
+
+    #[test]
+    fn discovery_reads_roots_and_ancestors_to_the_git_root_first_name_wins() {
+        let Ok(temp) = tempfile::tempdir() else {
+            return;
+        };
+        let top = temp.path().join("top");
+        let cwd = top.join("mid");
+        for folder in ["HEAD", "objects", "refs"] {
+            let path = top.join(".git").join(folder);
+            std::fs::create_dir_all(path.parent().unwrap_or(&top)).ok();
+            if folder == "HEAD" {
+                std::fs::write(&path, "ref: refs/heads/main\n").ok();
+            } else {
+                std::fs::create_dir_all(&path).ok();
+            }
+        }
+        write(&temp.path().join(".github/skills/above/SKILL.md"), "above");
+        write(&top.join(".github/skills/b-top/SKILL.md"), "b-top");
+        write(&top.join(".github/skills/same/SKILL.md"), "same");
+        write(&cwd.join(".github/skills/z/SKILL.md"), "z-cwd");
+        write(&cwd.join(".github/skills/y/SKILL.md"), "y-cwd");
+        write(&cwd.join(".github/skills/y/inner/SKILL.md"), "nested");
+        write(&cwd.join(".github/skills/.hidden/h/SKILL.md"), "hidden");
+        write(&cwd.join(".github/skills/g/deep/er/SKILL.md"), "deep");
+        write(&cwd.join(".agents/skills/same/SKILL.md"), "same");
+        let broken = cwd.join(".claude/skills/broken/SKILL.md");
+        write(&broken, "broken");
+        std::fs::write(&broken, "---\nname: x\ndescription: a: b\n---\n").ok();
+        let home = temp.path().join("home");
+        write(&home.join(".copilot/skills/u/SKILL.md"), "user");
+        let Ok(discovered) = discover(&cwd, Some(&home)) else {
+            panic!("the project can be read")
+        };
+        let found: Vec<(&str, Source)> = discovered
+            .skills
+            .iter()
+            .map(|s| (s.name.as_str(), s.source))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("deep", Source::Project),
+                ("y-cwd", Source::Project),
+                ("z-cwd", Source::Project),
+                ("b-top", Source::Inherited),
+                ("same", Source::Inherited),
+                ("user", Source::PersonalCopilot),
+            ]
+        );
+        assert_eq!(discovered.dropped.len(), 1);
+        let with_builtins = discovered.with_builtins();
+        let listed: Vec<&str> = listing_order(&with_builtins)
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                "deep",
+                "y-cwd",
+                "z-cwd",
+                "b-top",
+                "same",
+                "user",
+                "customize-cloud-agent",
+                "github-pr-media"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_additional_line_stops_at_5000_units_and_counts_the_rest() {
+        let names: Vec<String> = (0..1000).map(|i| format!("skill-{i:04}")).collect();
+        let line = additional_line(names.iter().map(String::as_str));
+        let (named, more) = line.trim_end().split_once("... and ").unwrap_or_default();
+        assert!(named.encode_utf16().count() <= ADDITIONAL_LINE_UNITS);
+        assert!(named.encode_utf16().count() + ", skill-0999".len() > ADDITIONAL_LINE_UNITS);
+        let listed = named.split(", ").count();
+        assert_eq!(more, format!("{} more", 1000 - listed));
+        assert_eq!(
+            additional_line(["a", "b"].into_iter()),
+            "Additional skills available (invoke by name): a, b\n"
+        );
+    }
+
     #[test]
     fn escaping_and_budget_settings() {
         assert_eq!(
