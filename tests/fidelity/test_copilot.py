@@ -7,7 +7,8 @@ process stopped by its id), and two things are taken from it:
 - (a) the exact skills section of the system message `copilot -p hi` sends to a fake chat-completions endpoint
   (none when it sends none), which must equal `skillforge listing --dialect copilot --project P
   --with-client-skills` byte for byte, SKILL_CHAR_BUDGET passed to both (budget cases); and with the client's
-  own skills disabled (`disabledSkills` in ~/.copilot/settings.json), the same without `--with-client-skills`;
+  own skills disabled (`disabledSkills` in ~/.copilot/settings.json), the same without `--with-client-skills`,
+  and for some of those the ROOTS form (`listing --dialect copilot ROOT… --skill-char-budget N`) too;
 - (b) `copilot skill list --json` and its load errors on stderr, against every per-file verdict of
   `skillforge lint --profile copilot --format json` over the project's skill folders: a skill that loads is
   listed under that name and description (or shadowed by an earlier skill of the same name, which the client
@@ -56,8 +57,8 @@ import real_clients as rc  # noqa: E402
 from client_probes import fm  # noqa: E402
 from fidelity_common import Results  # noqa: E402
 
-# Checks this suite runs today: 4,067 (verdicts of 160 parse probes, 9 layout trees and 500 generated skills;
-# 24 sections and 3 exit codes). Fewer means cases were lost.
+# Checks this suite runs today: 4,073 (verdicts of 160 parse probes, 9 layout trees and 500 generated skills;
+# 24 sections, 6 of them also in the ROOTS form, and 3 exit codes). Fewer means cases were lost.
 MIN_CASES = 4000
 
 ROOTS = (".github/skills", ".agents/skills", ".claude/skills")
@@ -174,7 +175,8 @@ def compare_verdicts(label: str, project: Path, listed: cc.SkillList, verdicts: 
 
 
 def compare_section(cli: Cli, binary: str, label: str, project: Path, results: Results, home: Path | None = None,
-                    env: dict | None = None, client_skills: bool = True, dropped: bool | None = None) -> None:
+                    env: dict | None = None, client_skills: bool = True, dropped: bool | None = None,
+                    roots: bool = False) -> None:
     expected = cc.section(binary, project, home, env)
     with cc.Home(home) as sandbox:
         cli_env = {"PATH": "/usr/bin:/bin", "HOME": str(sandbox), **(env or {})}
@@ -185,6 +187,16 @@ def compare_section(cli: Cli, binary: str, label: str, project: Path, results: R
     results.check(f"{label}: section", expected or "", out.stdout.decode("utf-8", "replace"))
     if dropped is not None:
         results.check(f"{label}: exit code", 1 if dropped else 0, out.returncode)
+    if roots:
+        # The ROOTS form over the project's own skill folders, the budget given as a flag: the same section
+        # when the client's own skills are off and every skill sits in the working folder's roots.
+        folders = [str(project / root) for root in ROOTS if (project / root).is_dir()]
+        budget = (env or {}).get("SKILL_CHAR_BUDGET")
+        arguments = ["listing", *folders, "--dialect", "copilot"]
+        if budget:
+            arguments += ["--skill-char-budget", budget]
+        out = cli.run(arguments, {"PATH": "/usr/bin:/bin"})
+        results.check(f"{label}: ROOTS form", expected or "", out.stdout.decode("utf-8", "replace"))
 
 
 def build_parse_project(root: Path) -> Path:
@@ -296,7 +308,7 @@ def main(argv: list[str]) -> int:
         tasks.append(lambda: verdict_case("parse", parse))
         tasks.append(lambda: section_case("parse (all listed)", parse, env=budget_env, dropped=True))
         tasks.append(lambda: section_case("parse (no client skills)", parse, env=budget_env, home=nobuiltin,
-                                          client_skills=False))
+                                          client_skills=False, roots=True))
         tasks.append(lambda: section_case("parse (default budget)", parse))
         trees = sorted(path for path in probes.iterdir() if path.name.startswith("tree-"))
         for tree in trees:
@@ -311,7 +323,8 @@ def main(argv: list[str]) -> int:
             tasks.append(lambda env=env, value=value: section_case(f"world-all budget {value}", world, env=env))
         for value in ("20", "419", "420", "1200", "2000", "0", "abc"):
             tasks.append(lambda value=value: section_case(f"budget {value}", budget, env={"SKILL_CHAR_BUDGET": value},
-                                                          home=nobuiltin, client_skills=False))
+                                                          home=nobuiltin, client_skills=False,
+                                                          roots=value.isdigit() and value != "0"))
         tasks.append(lambda: section_case("layers", layers, home=layers_home, dropped=True))
         tasks.append(lambda: section_case("layers-head-only", loose, home=loose_home, dropped=True))
         tasks.append(lambda: section_case("empty, no client skills", empty, home=nobuiltin, client_skills=False))
