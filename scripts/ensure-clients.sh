@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
-# Installs the real Codex and Claude Code clients, pinned, into a cache folder outside the repository, only when
+# Installs the real Codex, Claude Code and GitHub Copilot CLI clients, pinned, into a cache folder outside the repository, only when
 # missing, and prints their native binaries as shell assignments:
 #
 #   CODEX_BIN=/…/codex
 #   CLAUDE_BIN=/…/claude
+#   COPILOT_BIN=/…/copilot
 #
 # so a caller can `eval "$(scripts/ensure-clients.sh)"`. Progress goes to stderr.
 #
 # Cache: $SKILLFORGE_CLIENTS_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/skillforge/clients; each client gets its own
-# npm prefix there, named after the package and its version (codex@0.171.0, claude-code@2.1.332), so another pin
+# npm prefix there, named after the package and its version (codex@0.171.0, claude-code@2.1.332, copilot@1.0.102), so another pin
 # installs beside it instead of over it. A client counts as installed when its package.json carries the pinned
 # version and its native binary exists and answers `--version` with that version; otherwise it is (re)installed.
-# The versions can be overridden with CODEX_VERSION / CLAUDE_CODE_VERSION (the fidelity suite pins the defaults).
+# The versions can be overridden with CODEX_VERSION / CLAUDE_CODE_VERSION / COPILOT_VERSION (the fidelity suite
+# pins the defaults).
+# Copilot's native binary unpacks its 235 MB package on first run into $XDG_CACHE_HOME/copilot/pkg; every run here
+# (and every run of tests/fidelity/copilot_client.py) points XDG_CACHE_HOME at PREFIX/.xdg-cache, beside the
+# install and outside the repository, so it is unpacked once and reused.
 # Claude Code declares Node 22 in its package.json; npm only warns on Node 20 and the native binary runs without Node.
 set -euo pipefail
 
 CODEX_VERSION="${CODEX_VERSION:-0.171.0}"
 CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.332}"
+COPILOT_VERSION="${COPILOT_VERSION:-1.0.102}"
 cache="${SKILLFORGE_CLIENTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/skillforge/clients}"
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,12 +33,18 @@ case "$(realpath -m "$cache")/" in
     ;;
 esac
 
+# Copilot's loader picks its platform package by C library (`@github/copilot-linux-x64` or `-linuxmusl-x64`).
+libc="linux"
+if ldd --version 2>&1 | grep -qi musl; then libc="linuxmusl"; fi
+
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64)
+    copilot_rel="node_modules/@github/copilot-$libc-x64/copilot"
     codex_rel="node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
     claude_rel="node_modules/@anthropic-ai/claude-code-linux-x64/claude"
     ;;
   Linux-aarch64)
+    copilot_rel="node_modules/@github/copilot-$libc-arm64/copilot"
     codex_rel="node_modules/@openai/codex-linux-arm64/vendor/aarch64-unknown-linux-musl/bin/codex"
     claude_rel="node_modules/@anthropic-ai/claude-code-linux-arm64/claude"
     ;;
@@ -48,7 +60,8 @@ installed_ok() {
   found="$(sed -n 's/^  "version": "\(.*\)",\{0,1\}$/\1/p' "$prefix/node_modules/$package/package.json" 2>/dev/null | head -n1)"
   [[ "$found" == "$version" ]] || return 1
   [[ -x "$binary" ]] || return 1
-  out="$(HOME="$prefix/.probe-home" timeout 60 "$binary" --version </dev/null 2>/dev/null)" || return 1
+  out="$(HOME="$prefix/.probe-home" XDG_CACHE_HOME="$prefix/.xdg-cache" COPILOT_AUTO_UPDATE=false \
+    timeout 120 "$binary" --version </dev/null 2>/dev/null)" || return 1
   [[ "$out" == *"$version"* ]]
 }
 
@@ -75,4 +88,5 @@ ensure() {
 
 codex_bin="$(ensure codex @openai/codex "$CODEX_VERSION" "$codex_rel")"
 claude_bin="$(ensure claude-code @anthropic-ai/claude-code "$CLAUDE_CODE_VERSION" "$claude_rel")"
-printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\n' "$codex_bin" "$claude_bin"
+copilot_bin="$(ensure copilot @github/copilot "$COPILOT_VERSION" "$copilot_rel")"
+printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nCOPILOT_BIN=%q\n' "$codex_bin" "$claude_bin" "$copilot_bin"

@@ -172,6 +172,16 @@ fn listing_of_a_project() {
     {
         panic!("{}: {error}", bad.display());
     }
+    // Copilot CLI drops a skill whose YAML does not parse (it loads the one without a description).
+    let colon = root.join("bad/.agents/skills/colon");
+    if let Err(error) = std::fs::create_dir_all(&colon).and_then(|()| {
+        std::fs::write(
+            colon.join("SKILL.md"),
+            "---\nname: colon\ndescription: Use when: asked\n---\nBody\n",
+        )
+    }) {
+        panic!("{}: {error}", colon.display());
+    }
     let home = root.join("home");
     if let Err(error) = std::fs::create_dir_all(&home) {
         panic!("{}: {error}", home.display());
@@ -252,6 +262,41 @@ fn listing_of_a_project() {
             &["listing", "--dialect", "nagents", "--project", "good"],
         ),
         (
+            CLEAN,
+            &["listing", "--dialect", "copilot", "--project", "good"],
+        ),
+        (
+            FINDINGS,
+            &["listing", "--dialect", "copilot", "--project", "bad"],
+        ),
+        (
+            FAILURE,
+            &["listing", "--dialect", "copilot", "--project", "missing"],
+        ),
+        (
+            FAILURE,
+            &[
+                "listing",
+                "--dialect",
+                "copilot",
+                "--project",
+                "good",
+                "--budget",
+                "5",
+            ],
+        ),
+        (
+            CLEAN,
+            &[
+                "listing",
+                "good/.agents/skills",
+                "--dialect",
+                "copilot",
+                "--skill-char-budget",
+                "10",
+            ],
+        ),
+        (
             FAILURE,
             &["listing", "good", "--dialect", "codex", "--project", "good"],
         ),
@@ -270,6 +315,16 @@ fn listing_of_a_project() {
     assert!(
         stderr.contains("no-description/SKILL.md: missing field `description`"),
         "{stderr}"
+    );
+    let (_, _, stderr) = run(&["listing", "--dialect", "copilot", "--project", "bad"]);
+    assert!(
+        stderr.contains("colon/SKILL.md: failed to parse YAML frontmatter: mapping values are not allowed in this context at line 2 column 22"),
+        "{stderr}"
+    );
+    let (_, stdout, _) = run(&["listing", "--dialect", "copilot", "--project", "good"]);
+    assert!(
+        stdout.starts_with("<skill>\n<available_skills>\n<skill>\n  <name>pdf-tools</name>"),
+        "{stdout}"
     );
     let (_, stdout, _) = run(&["listing", "--dialect", "codex", "--project", "good"]);
     assert!(

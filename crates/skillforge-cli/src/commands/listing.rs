@@ -9,6 +9,13 @@
 //! (its roots, `HOME`, `CODEX_HOME`, `/etc/codex/skills`) and prints exactly the block it sends the
 //! model, nothing else (nothing at all when it lists no skill). The skills it drops are named on
 //! stderr with the client's message, and the run then exits 1.
+//!
+//! `skillforge listing --dialect copilot --project DIR`: discovers as GitHub Copilot CLI started in DIR
+//! would (`.github/skills`, `.agents/skills`, `.claude/skills` of DIR and its ancestors up to the git
+//! root, then `~/.copilot/skills` and `~/.agents/skills`) and prints exactly the `<skill>` section of
+//! its system message (nothing when it lists no skill); `SKILL_CHAR_BUDGET` is honoured as the client
+//! honours it. The skills it drops are named on stderr with `copilot skill list`'s message, and the run
+//! then exits 1.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,7 +32,7 @@ pub struct Args {
     #[arg(required_unless_present = "project", conflicts_with = "project")]
     roots: Vec<PathBuf>,
     /// Discover as the client started in this folder would (its roots; HOME, and CODEX_HOME for
-    /// codex, honoured) and print exactly its listing block (claude-code, codex).
+    /// codex, honoured) and print exactly its listing block (claude-code, codex, copilot).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
     /// With --project: the listing budget in characters, as SLASH_COMMAND_TOOL_CHAR_BUDGET sets it
@@ -36,7 +43,10 @@ pub struct Args {
     /// follow the project's and the user's.
     #[arg(long, requires = "project")]
     with_client_skills: bool,
-    /// Which client: nagents, 10xgraph, skills-ref, claude-code or codex.
+    /// Copilot's listing budget in UTF-16 units, as SKILL_CHAR_BUDGET sets it (default 15000).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    skill_char_budget: Option<u32>,
+    /// Which client: nagents, 10xgraph, skills-ref, claude-code, codex or copilot.
     #[arg(long, default_value = "nagents", value_parser = parse_dialect)]
     dialect: CatalogDialect,
     /// nagents' manifest cap in estimated tokens (nagents uses 10000).
@@ -52,7 +62,7 @@ pub struct Args {
 
 fn parse_dialect(text: &str) -> Result<CatalogDialect, String> {
     CatalogDialect::from_id(text).ok_or_else(|| {
-        format!("unknown dialect {text:?}; use nagents, 10xgraph, skills-ref, claude-code or codex")
+        format!("unknown dialect {text:?}; use nagents, 10xgraph, skills-ref, claude-code, codex or copilot")
     })
 }
 
@@ -65,6 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let limits = CatalogLimits {
         manifest_tokens: args.manifest_tokens,
         context_window: args.context_window,
+        skill_char_budget: args.skill_char_budget,
     };
     let preview = session.preview(args.dialect, &limits, &[]);
     // What could not be read is said with its own path, and the run fails: the listing may lack skills
@@ -108,8 +119,11 @@ fn run_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
     match args.dialect {
         CatalogDialect::ClaudeCode => run_claude_code_project(args, project),
         CatalogDialect::Codex => run_codex_project(args, project),
+        CatalogDialect::Copilot => run_copilot_project(args, project),
         _ => {
-            eprintln!("error: --project is modelled for --dialect claude-code and codex only");
+            eprintln!(
+                "error: --project is modelled for --dialect claude-code, codex and copilot only"
+            );
             Ok(Exit::Failure)
         }
     }
@@ -118,7 +132,11 @@ fn run_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
 /// `--project DIR` for Claude Code: its own discovery and block, nothing else on stdout.
 fn run_claude_code_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
     use skillforge_core::clients::claude_code;
-    if args.json || args.manifest_tokens.is_some() || args.context_window.is_some() {
+    if args.json
+        || args.manifest_tokens.is_some()
+        || args.context_window.is_some()
+        || args.skill_char_budget.is_some()
+    {
         eprintln!("error: --project takes --budget and --with-client-skills, not --json, --manifest-tokens or --context-window");
         return Ok(Exit::Failure);
     }
@@ -151,6 +169,7 @@ fn run_codex_project(args: &Args, project: &std::path::Path) -> anyhow::Result<E
     if args.json
         || args.manifest_tokens.is_some()
         || args.budget.is_some()
+        || args.skill_char_budget.is_some()
         || args.with_client_skills
     {
         anyhow::bail!("--project --dialect codex takes --context-window only");
@@ -171,6 +190,51 @@ fn run_codex_project(args: &Args, project: &std::path::Path) -> anyhow::Result<E
         eprintln!(
             "codex {} skips {}: {}",
             codex::VERSION,
+            dropped.path.display(),
+            dropped.reason
+        );
+    }
+    Ok(Exit::findings_if(!discovered.dropped.is_empty()))
+}
+
+/// `--project DIR` for GitHub Copilot CLI: its own discovery and section, nothing else on stdout.
+fn run_copilot_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
+    use skillforge_core::clients::copilot;
+    if args.json
+        || args.manifest_tokens.is_some()
+        || args.context_window.is_some()
+        || args.budget.is_some()
+    {
+        anyhow::bail!(
+            "--project --dialect copilot takes --skill-char-budget and --with-client-skills only"
+        );
+    }
+    if !project.is_dir() {
+        anyhow::bail!("{}: not a folder", project.display());
+    }
+    let home = std::env::var_os("HOME")
+        .filter(|home| !home.is_empty())
+        .map(PathBuf::from);
+    let mut discovered = copilot::discover(project, home.as_deref())
+        .map_err(|error| anyhow::anyhow!("{}: {error}", project.display()))?;
+    if args.with_client_skills {
+        discovered = discovered.with_builtins();
+    }
+    // As the client: the flag, else SKILL_CHAR_BUDGET when it is a positive integer, else 15,000.
+    let budget = match args.skill_char_budget {
+        Some(budget) => usize::try_from(budget).unwrap_or(usize::MAX),
+        None => copilot::budget_from(std::env::var(copilot::BUDGET_VARIABLE).ok().as_deref()),
+    };
+    let mut out = std::io::stdout().lock();
+    if let Some(section) = copilot::section(&discovered, budget) {
+        // Byte for byte what the model sees: no trailing newline is added.
+        out.write_all(section.text.as_bytes())?;
+    }
+    out.flush()?;
+    for dropped in &discovered.dropped {
+        eprintln!(
+            "copilot {} skips {}: {}",
+            copilot::VERSION,
             dropped.path.display(),
             dropped.reason
         );

@@ -16,6 +16,7 @@ use super::listing::{self, ReadsFor};
 use crate::builtin;
 use crate::clients::claude_code::{self, ClaudeCode};
 use crate::clients::codex::{self, Codex};
+use crate::clients::copilot::{self, Copilot};
 use crate::clients::listing::{CatalogDialect, CatalogLimits, CatalogPreview};
 use crate::clients::nagents::discovery::directory::absolute_root;
 use crate::clients::nagents::discovery::{
@@ -86,6 +87,8 @@ struct Document {
     claude_code: Option<claude_code::Skill>,
     /// Codex's verdict, its depth below a skills root not applied yet.
     codex: codex::FileVerdict,
+    /// Copilot's verdict, hidden folders below a skills root not applied yet.
+    copilot: copilot::FileVerdict,
 }
 
 impl Document {
@@ -117,8 +120,14 @@ impl Document {
                 surroundings.codex_policy.as_deref(),
             )
         };
+        let copilot = if exact_name {
+            copilot::file_verdict(text.as_bytes(), &dir_name, surroundings.nested)
+        } else {
+            copilot::FileVerdict::Ignored(copilot::NAME_IGNORED)
+        };
         Self {
             path: path.to_path_buf(),
+            copilot,
             skills_ref: skills_ref_properties(text, &resolved.display().to_string())
                 .map_err(|error| format!("{display}: {error}")),
             claude_code,
@@ -304,7 +313,10 @@ impl CatalogSession {
     pub fn reads_documents(dialect: CatalogDialect) -> bool {
         matches!(
             dialect,
-            CatalogDialect::SkillsRef | CatalogDialect::ClaudeCode | CatalogDialect::Codex
+            CatalogDialect::SkillsRef
+                | CatalogDialect::ClaudeCode
+                | CatalogDialect::Codex
+                | CatalogDialect::Copilot
         )
     }
 
@@ -610,6 +622,59 @@ impl ReadsFor<Codex> for CatalogSession {
     }
 }
 
+impl ReadsFor<Copilot> for CatalogSession {
+    /// The open folders read as Copilot's project skill folders: walked in byte order of the paths, a
+    /// skill inside a hidden folder or inside another skill never read, the first skill of a name kept.
+    fn read_for(&self, buffers: &[Buffer]) -> (copilot::Discovered, Vec<String>) {
+        let mut discovered = copilot::Discovered::default();
+        let mut names = HashSet::new();
+        let mut problems = Vec::new();
+        for document in self.documents(buffers) {
+            let relative = self
+                .roots
+                .iter()
+                .find_map(|root| document.path.strip_prefix(root).ok())
+                .unwrap_or(&document.path);
+            let hidden = relative.parent().is_some_and(|folders| {
+                folders
+                    .components()
+                    .any(|name| name.as_os_str().as_encoded_bytes().starts_with(b"."))
+            });
+            if hidden {
+                continue;
+            }
+            match document.copilot {
+                copilot::FileVerdict::Loads {
+                    name,
+                    description,
+                    listed,
+                } => discovered.push(
+                    copilot::Loaded {
+                        name,
+                        description,
+                        source: copilot::Source::Project,
+                        path: document.path.clone(),
+                        listed,
+                    },
+                    &mut names,
+                ),
+                copilot::FileVerdict::Dropped(reason) => {
+                    problems.push(format!(
+                        "{}: Copilot drops it: {reason}",
+                        document.path.display()
+                    ));
+                    discovered.dropped.push(copilot::Dropped {
+                        path: document.path.clone(),
+                        reason,
+                    });
+                }
+                copilot::FileVerdict::Ignored(_) => {}
+            }
+        }
+        (discovered, self.with_unreadable(problems))
+    }
+}
+
 fn split<T>(
     documents: Vec<Document>,
     pick: impl Fn(Document) -> Result<T, String>,
@@ -722,6 +787,7 @@ mod tests {
             CatalogDialect::SkillsRef,
             CatalogDialect::ClaudeCode,
             CatalogDialect::Codex,
+            CatalogDialect::Copilot,
         ] {
             let preview = session.preview(dialect, &limits, &[]);
             let names: Vec<&str> = preview.entries.iter().map(|e| e.name.as_str()).collect();

@@ -12,7 +12,9 @@
 //!   skills-ref);
 //! - Claude Code: [`crate::clients::claude_code`], the listing of the 2.1.332 binary (checked against it);
 //! - Codex: [`crate::clients::codex`], the `<skills_instructions>` block of the 0.171.0 binary (checked
-//!   against it).
+//!   against it);
+//! - GitHub Copilot CLI: [`crate::clients::copilot`], the `<available_skills>` section of the 1.0.102
+//!   binary's system message (checked against it).
 
 use serde::{Deserialize, Serialize};
 
@@ -52,15 +54,19 @@ pub enum CatalogDialect {
     /// Codex's `## Skills` listing.
     #[serde(rename = "codex")]
     Codex,
+    /// GitHub Copilot CLI's `<available_skills>` section.
+    #[serde(rename = "copilot")]
+    Copilot,
 }
 
 impl CatalogDialect {
-    pub const ALL: [CatalogDialect; 5] = [
+    pub const ALL: [CatalogDialect; 6] = [
         CatalogDialect::Nagents,
         CatalogDialect::Tenxgraph,
         CatalogDialect::SkillsRef,
         CatalogDialect::ClaudeCode,
         CatalogDialect::Codex,
+        CatalogDialect::Copilot,
     ];
 
     /// The name used on the command line and over IPC.
@@ -71,6 +77,7 @@ impl CatalogDialect {
             CatalogDialect::SkillsRef => "skills-ref",
             CatalogDialect::ClaudeCode => "claude-code",
             CatalogDialect::Codex => "codex",
+            CatalogDialect::Copilot => "copilot",
         }
     }
 
@@ -90,6 +97,10 @@ pub struct CatalogLimits {
     /// follow. Unset, each uses its default model's: Claude Code 30,000 characters, Codex 10,000 tokens.
     #[serde(default)]
     pub context_window: Option<u32>,
+    /// GitHub Copilot CLI's `SKILL_CHAR_BUDGET`: its listing budget in UTF-16 units (default 15,000).
+    /// Copilot's budget does not follow the model, so it has a control of its own.
+    #[serde(default)]
+    pub skill_char_budget: Option<u32>,
 }
 
 /// What a budget counts.

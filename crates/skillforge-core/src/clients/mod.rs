@@ -10,10 +10,12 @@
 //! - [`skills_ref`]: skills-ref 0.1.1, the specification's reference library;
 //! - [`claude_code`], [`codex`]: Claude Code 2.1.332 and Codex 0.171.0, modelled from the real binaries
 //!   (their discovery for `listing --project`, the same model over given folders for the ROOTS form and
-//!   the app, and the per-file verdicts of `lint`), all checked against the binaries.
+//!   the app, and the per-file verdicts of `lint`), all checked against the binaries;
+//! - [`copilot`]: GitHub Copilot CLI 1.0.102, modelled from the real binary the same way.
 
 pub mod claude_code;
 pub mod codex;
+pub mod copilot;
 pub mod listing;
 pub mod nagents;
 pub mod skills_ref;

@@ -159,6 +159,18 @@ const OPENCODE_FIELDS: &[&str] = &[
 
 const NAGENTS_FIELDS: &[&str] = &["name", "description"];
 
+const COPILOT_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+    "argument-hint",
+    "disable-model-invocation",
+    "user-invocable",
+];
+
 pub static PROFILES: [Profile; 8] = [
     Profile {
         id: ProfileId::Spec,
@@ -341,16 +353,59 @@ pub static PROFILES: [Profile; 8] = [
     },
     Profile {
         id: ProfileId::Copilot,
-        title: "GitHub Copilot / VS Code",
-        summary: "Skills in `.github/skills`, `.agents/skills`, `.claude/skills`; the name must match the folder.",
-        known_fields: SPEC_FIELDS,
+        title: "GitHub Copilot CLI 1.0.102",
+        summary: "Modelled from the real GitHub Copilot CLI 1.0.102 binary: a strict serde_yaml parse with no repair; \
+                  verdicts and listings are checked against the binary in `make test`.",
+        known_fields: COPILOT_FIELDS,
         limits: Limits {
             name_chars: Some(64),
             description_chars: Some(1024),
             ..NO_LIMITS
         },
-        severity_overrides: &[],
-        facts: &["The skill's `name` must equal its folder name, or the skill is not offered."],
+        // `client-refuses-skill` reports every skill the client drops, with its own message; the other rules
+        // describe skills it still loads (uppercase, `_`, `.`, `:` and spaces in names, a name that differs
+        // from the folder, a missing name or description, invalid UTF-8), so they are warnings here.
+        severity_overrides: &[
+            ("name-missing", Severity::Warning),
+            ("name-hyphen-misplaced", Severity::Warning),
+            ("name-directory-mismatch", Severity::Warning),
+            ("name-too-long", Severity::Warning),
+            ("name-invalid-characters", Severity::Warning),
+            ("name-not-lowercase", Severity::Warning),
+            ("description-too-long", Severity::Warning),
+            ("description-missing", Severity::Warning),
+            ("yaml-invalid", Severity::Warning),
+            ("key-case-conflict", Severity::Warning),
+            ("frontmatter-not-at-start", Severity::Warning),
+            ("yaml-control-character", Severity::Warning),
+            ("plain-scalar-colon", Severity::Warning),
+            ("frontmatter-missing", Severity::Warning),
+            ("content-not-utf8", Severity::Warning),
+            ("frontmatter-not-mapping", Severity::Warning),
+            ("frontmatter-unterminated", Severity::Warning),
+            // It reads no folder below one that holds a SKILL.md.
+            ("nested-skill", Severity::Error),
+        ],
+        facts: &[
+            "Verdicts come from the model of the binary (`clients::copilot`): `tests/fidelity/test_copilot.sh` \
+             compares `listing --project` with the skills section of the system message `copilot -p` sends, and \
+             every `lint --profile copilot` verdict with `copilot skill list --json` and its load errors, for \
+             Copilot CLI 1.0.102 itself (docs/clients-observed.md).",
+            "Skills come from `.github/skills`, `.agents/skills` and `.claude/skills` of the working folder and of \
+             every folder above it up to the git root, then `~/.copilot/skills` and `~/.agents/skills`; each root is \
+             walked at any depth in byte order, the first folder holding a SKILL.md is a skill, hidden folders are \
+             skipped, links are followed; the first skill of a name wins, silently.",
+            "The frontmatter must open on line 1 (a BOM is fine) and is parsed with serde_yaml, no retry: a YAML \
+             error drops the skill with libyaml's message. name and description must be strings; the name falls \
+             back to the folder, is trimmed, its spaces become `-`, it must start with an ASCII letter or digit and \
+             use only letters, digits, `-`, `_`, `.`, `:` and spaces, at most 64 characters.",
+            "A missing description is the first three non-heading lines of the body; a written one over 1,024 UTF-16 \
+             units drops the skill. `argument-hint` must be a string, `disable-model-invocation` a boolean (`true` \
+             keeps the skill out of the model's listing), `allowed-tools` a string or a list of strings.",
+            "The listing is an `<available_skills>` section of the system message (name, escaped description, \
+             location); entries count against 15,000 UTF-16 units (SKILL_CHAR_BUDGET), and the first that does not fit \
+             moves it and every later skill to one `Additional skills available (invoke by name): …` line.",
+        ],
     },
     Profile {
         id: ProfileId::Opencode,

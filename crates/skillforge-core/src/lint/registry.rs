@@ -65,6 +65,7 @@ pub static CODES: &[(&str, &Rule)] = &[
     ("SF604", &workspace::skill_file_name_case::RULE),
     ("SF605", &workspace::lowercase_skill_file_ignored::RULE),
     ("SF606", &workspace::folder_name_refused::RULE),
+    ("SF607", &workspace::client_refuses_skill::RULE),
     ("SF901", &suppression::unused_ignore_comment::RULE),
 ];
 

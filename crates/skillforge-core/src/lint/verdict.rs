@@ -9,7 +9,7 @@ use super::context::SkillContext;
 use super::{Diagnostic, ProfileId, Severity};
 use crate::clients::nagents::metadata;
 use crate::clients::tenxgraph::{self, LoadedSkill};
-use crate::clients::{claude_code, codex};
+use crate::clients::{claude_code, codex, copilot};
 use crate::python;
 
 /// What one client does with one skill.
@@ -132,7 +132,8 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
         },
         ProfileId::ClaudeCode => claude_code_outcome(context),
         ProfileId::Codex => codex_outcome(context),
-        ProfileId::Spec | ProfileId::ClaudeUpload | ProfileId::Copilot | ProfileId::Opencode => {
+        ProfileId::Copilot => copilot_outcome(context),
+        ProfileId::Spec | ProfileId::ClaudeUpload | ProfileId::Opencode => {
             match first_error(diagnostics, profile) {
                 Some(diagnostic) => Outcome::Skipped {
                     reason: format!(
@@ -184,6 +185,43 @@ fn codex_outcome(context: &SkillContext<'_>) -> Outcome {
             reason: drop.to_string(),
         },
         codex::FileVerdict::Ignored(reason) => Outcome::Skipped {
+            reason: reason.to_string(),
+        },
+    }
+}
+
+/// GitHub Copilot CLI's verdict, from its model ([`copilot::file_verdict`]): the file as if its skill
+/// folder sat in one of Copilot's skill folders. Its messages are those `copilot skill list` prints;
+/// invalid UTF-8 is read as U+FFFD, as the client does.
+fn copilot_outcome(context: &SkillContext<'_>) -> Outcome {
+    let file = context.file;
+    if copilot::hidden_in_root(&file.path) {
+        return Outcome::Skipped {
+            reason: copilot::HIDDEN_IGNORED.to_string(),
+        };
+    }
+    match copilot::file_verdict(
+        context.source.as_bytes(),
+        &file.dir_name,
+        file.placement.nested_in.is_some(),
+    ) {
+        copilot::FileVerdict::Loads {
+            name,
+            description,
+            listed: true,
+        } => Outcome::Loads { name, description },
+        copilot::FileVerdict::Loads {
+            name,
+            listed: false,
+            ..
+        } => Outcome::Unlisted {
+            name,
+            reason: copilot::MODEL_INVOCATION_OFF.to_string(),
+        },
+        copilot::FileVerdict::Dropped(drop) => Outcome::Skipped {
+            reason: drop.to_string(),
+        },
+        copilot::FileVerdict::Ignored(reason) => Outcome::Skipped {
             reason: reason.to_string(),
         },
     }

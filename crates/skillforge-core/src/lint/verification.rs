@@ -98,8 +98,11 @@ impl ProfileId {
                 // No package carries `quick_validate.py`, and the upload service is online only.
                 basis: "from the upload documentation and the published `quick_validate.py`",
             },
-            ProfileId::Copilot => Verification::Unverified {
-                basis: "from documentation",
+            ProfileId::Copilot => Verification::Verified {
+                client: "the GitHub Copilot CLI 1.0.102 binary",
+                method: "its model (`clients::copilot`); every verdict against `copilot skill list --json` and \
+                         its load errors, and the listing against the section of the system message it sends",
+                suites: &["tests/fidelity/test_copilot.py"],
             },
             ProfileId::Opencode => Verification::Unverified {
                 basis: "from documentation",

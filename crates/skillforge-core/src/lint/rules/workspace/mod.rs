@@ -1,5 +1,6 @@
 //! The skill's place among its neighbours (SF6xx); facts come from [`crate::lint::context::Placement`].
 
+pub mod client_refuses_skill;
 pub mod duplicate_skill_name;
 pub mod folder_name_refused;
 pub mod lowercase_skill_file_ignored;

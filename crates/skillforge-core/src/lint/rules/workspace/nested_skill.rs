@@ -17,7 +17,7 @@ crate::declare_rule! {
         name: "nested-skill",
         group: "workspace",
         severity: Warning,
-        profiles: [Spec, Tenxgraph, ClaudeCode, Codex],
+        profiles: [Spec, Tenxgraph, ClaudeCode, Codex, Copilot],
         fix: None,
         check: check,
     }
