@@ -47,6 +47,7 @@ pub enum ProfileArg {
     Codex,
     Copilot,
     Opencode,
+    Gemini,
 }
 
 impl From<ProfileArg> for ProfileId {
@@ -60,6 +61,7 @@ impl From<ProfileArg> for ProfileId {
             ProfileArg::Codex => ProfileId::Codex,
             ProfileArg::Copilot => ProfileId::Copilot,
             ProfileArg::Opencode => ProfileId::Opencode,
+            ProfileArg::Gemini => ProfileId::Gemini,
         }
     }
 }

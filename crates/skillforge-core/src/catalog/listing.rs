@@ -5,6 +5,7 @@
 use super::session::Buffer;
 use crate::clients::claude_code::ClaudeCode;
 use crate::clients::codex::Codex;
+use crate::clients::gemini::Gemini;
 use crate::clients::listing::{CatalogDialect, CatalogLimits, CatalogPreview, Client};
 use crate::clients::nagents::listing::Nagents;
 use crate::clients::skills_ref::SkillsRef;
@@ -28,7 +29,8 @@ where
         + ReadsFor<Tenxgraph>
         + ReadsFor<SkillsRef>
         + ReadsFor<ClaudeCode>
-        + ReadsFor<Codex>,
+        + ReadsFor<Codex>
+        + ReadsFor<Gemini>,
 {
     match dialect {
         CatalogDialect::Nagents => list::<Nagents, S>(source, limits, buffers),
@@ -36,6 +38,7 @@ where
         CatalogDialect::SkillsRef => list::<SkillsRef, S>(source, limits, buffers),
         CatalogDialect::ClaudeCode => list::<ClaudeCode, S>(source, limits, buffers),
         CatalogDialect::Codex => list::<Codex, S>(source, limits, buffers),
+        CatalogDialect::Gemini => list::<Gemini, S>(source, limits, buffers),
     }
 }
 

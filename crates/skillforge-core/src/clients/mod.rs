@@ -10,10 +10,13 @@
 //! - [`skills_ref`]: skills-ref 0.1.1, the specification's reference library;
 //! - [`claude_code`], [`codex`]: Claude Code 2.1.332 and Codex 0.171.0, modelled from the real binaries
 //!   (their discovery for `listing --project`, the same model over given folders for the ROOTS form and
-//!   the app, and the per-file verdicts of `lint`), all checked against the binaries.
+//!   the app, and the per-file verdicts of `lint`), all checked against the binaries;
+//! - [`gemini`]: Gemini CLI 0.61.0, modelled the same way from the real client (js-yaml with its line
+//!   fallback, no budget).
 
 pub mod claude_code;
 pub mod codex;
+pub mod gemini;
 pub mod listing;
 pub mod nagents;
 pub mod skills_ref;

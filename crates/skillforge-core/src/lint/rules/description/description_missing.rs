@@ -21,7 +21,7 @@ crate::declare_rule! {
         name: "description-missing",
         group: "description",
         severity: Error,
-        profiles: [Spec, Tenxgraph, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Tenxgraph, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: None,
         check: check,
     }

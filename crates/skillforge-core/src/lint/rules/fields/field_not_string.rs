@@ -25,7 +25,7 @@ crate::declare_rule! {
         name: "field-not-string",
         group: "fields",
         severity: Error,
-        profiles: [Tenxgraph, Codex, ClaudeCode],
+        profiles: [Tenxgraph, Codex, ClaudeCode, Gemini],
         fix: Safe,
         check: check,
     }

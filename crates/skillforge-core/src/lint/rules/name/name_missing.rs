@@ -21,7 +21,7 @@ crate::declare_rule! {
         name: "name-missing",
         group: "name",
         severity: Error,
-        profiles: [Spec, Tenxgraph, ClaudeUpload, Copilot, Opencode],
+        profiles: [Spec, Tenxgraph, ClaudeUpload, Copilot, Opencode, Gemini],
         fix: Unsafe,
         check: check,
     }
