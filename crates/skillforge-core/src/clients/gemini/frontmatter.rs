@@ -251,7 +251,7 @@ pub fn load(text: &str) -> Result<Option<JsValue>, String> {
         return Ok(None);
     };
     let mut anchors = Vec::new();
-    construct(&node, &mut anchors).map(Some)
+    construct(&text, &node, &mut anchors).map(Some)
 }
 
 /// js-yaml's `PATTERN_NON_PRINTABLE` negated: C0 controls but TAB, LF and CR; DEL; the C1
@@ -286,20 +286,131 @@ fn tab_separators(text: &str) -> String {
     lines.join("\n")
 }
 
-fn construct(node: &Node, anchors: &mut Vec<(usize, JsValue)>) -> Result<JsValue, String> {
-    let value = match &node.value {
-        Value::Scalar { text, style } => {
-            if node.tagged || *style != Style::Plain {
-                // Only `!!str` and the non-specific `!` are modelled among tags: both give a string.
-                JsValue::String(text.clone())
+/// The tag written on a tagged node (`!!str`, `!`, `!custom`), read back from the text: the engine's
+/// parser only says that a tag is there. It is the last `!` token at or before the node's start.
+fn tag_of<'a>(text: &'a str, node: &Node) -> &'a str {
+    let start = node.range.start().min(text.len());
+    let at = if text[start..].starts_with('!') {
+        Some(start)
+    } else {
+        text[..start].rfind('!')
+    };
+    match at {
+        Some(at) => {
+            let rest = &text[at..];
+            let end = rest
+                .find(|c: char| c.is_whitespace() || matches!(c, ',' | '[' | ']' | '{' | '}'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        }
+        None => "!",
+    }
+}
+
+/// js-yaml's explicit tags on a scalar: the value, or its error (an unknown tag, or text the tag's type
+/// does not resolve).
+fn tagged_scalar(tag: &str, text: &str) -> Result<JsValue, String> {
+    let cannot = || format!("cannot resolve a node with !<{}> explicit tag", long_tag(tag));
+    match tag {
+        "!" | "!!str" => Ok(JsValue::String(text.to_string())),
+        "!!null" => match resolve_plain(text) {
+            JsValue::Null => Ok(JsValue::Null),
+            _ => Err(cannot()),
+        },
+        "!!bool" => match text {
+            "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => {
+                Ok(JsValue::Other(text.to_ascii_lowercase()))
+            }
+            _ => Err(cannot()),
+        },
+        "!!int" => js_yaml_int(text)
+            .map(|number| JsValue::Other(js_number(number)))
+            .ok_or_else(cannot),
+        "!!float" => {
+            if js_yaml_float(text) {
+                Ok(JsValue::Other(text.to_string()))
             } else {
-                resolve_plain(text)
+                Err(cannot())
+            }
+        }
+        "!!timestamp" => {
+            if is_timestamp(text) {
+                Ok(JsValue::Other(text.to_string()))
+            } else {
+                Err(cannot())
+            }
+        }
+        // A Uint8Array: base64 characters (white space allowed) whose bits make whole bytes.
+        "!!binary" => {
+            let mut bits = 0usize;
+            for c in text.chars() {
+                if c.is_ascii_alphanumeric() || c == '+' || c == '/' {
+                    bits += 6;
+                } else if !(c == '=' || c == '\n' || c == '\r') {
+                    return Err(cannot());
+                }
+            }
+            if bits % 8 == 0 {
+                Ok(JsValue::Other(text.to_string()))
+            } else {
+                Err(cannot())
+            }
+        }
+        "!!merge" => Ok(JsValue::String(text.to_string())),
+        "!!map" | "!!seq" | "!!omap" | "!!pairs" | "!!set" => Err(format!(
+            "unacceptable node kind for !<{}> tag; it should be \"{}\", not \"scalar\"",
+            long_tag(tag),
+            if tag == "!!map" || tag == "!!set" {
+                "mapping"
+            } else {
+                "sequence"
+            }
+        )),
+        _ => Err(format!("unknown tag !<{}>", long_tag(tag))),
+    }
+}
+
+/// `!!x` as js-yaml names it in messages.
+fn long_tag(tag: &str) -> String {
+    match tag.strip_prefix("!!") {
+        Some(short) => format!("tag:yaml.org,2002:{short}"),
+        None => tag.to_string(),
+    }
+}
+
+fn construct(
+    text: &str,
+    node: &Node,
+    anchors: &mut Vec<(usize, JsValue)>,
+) -> Result<JsValue, String> {
+    if node.tagged {
+        let tag = tag_of(text, node);
+        let allowed: &[&str] = match &node.value {
+            Value::Sequence { .. } => &["!", "!!seq", "!!omap", "!!pairs"],
+            Value::Mapping { .. } => &["!", "!!map", "!!set"],
+            _ => &[],
+        };
+        if !allowed.is_empty() && !allowed.contains(&tag) {
+            return Err(format!("unknown tag !<{}>", long_tag(tag)));
+        }
+    }
+    let value = match &node.value {
+        Value::Scalar {
+            text: scalar,
+            style,
+        } => {
+            if node.tagged {
+                tagged_scalar(tag_of(text, node), scalar)?
+            } else if *style != Style::Plain {
+                JsValue::String(scalar.clone())
+            } else {
+                resolve_plain(scalar)
             }
         }
         Value::Sequence { items, .. } => JsValue::Array(
             items
                 .iter()
-                .map(|item| construct(item, anchors))
+                .map(|item| construct(text, item, anchors))
                 .collect::<Result<Vec<_>, _>>()?,
         ),
         Value::Mapping { entries, .. } => {
@@ -309,8 +420,8 @@ fn construct(node: &Node, anchors: &mut Vec<(usize, JsValue)>) -> Result<JsValue
             for entry in entries {
                 let is_merge = !entry.key.tagged
                     && matches!(entry.key.as_scalar(), Some(("<<", Style::Plain)));
-                let key = construct(&entry.key, anchors)?;
-                let value = construct(&entry.value, anchors)?;
+                let key = construct(text, &entry.key, anchors)?;
+                let value = construct(text, &entry.value, anchors)?;
                 if is_merge {
                     let sources = match value {
                         JsValue::Object(source) => vec![source],
