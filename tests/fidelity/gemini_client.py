@@ -14,7 +14,7 @@ process group, killed by its id (`real_clients.run_bounded`), behind dead proxie
 
 The section is the text of the first main-turn request's `systemInstruction` from `# Available Agent Skills`
 through `</available_skills>` (None when the client sends no such section). docs/clients-observed.md says
-what the client does; /tmp-free: nothing here depends on where the client was studied.
+what the client does with skills.
 """
 
 from __future__ import annotations

@@ -29,8 +29,9 @@ pub struct Args {
     /// Folders holding skills.
     #[arg(required_unless_present = "project", conflicts_with = "project")]
     roots: Vec<PathBuf>,
-    /// Discover as the client started in this folder would (its roots; HOME, and CODEX_HOME for
-    /// codex, honoured) and print exactly its listing block (claude-code, codex).
+    /// Discover as the client started in this folder would (its roots; HOME, CODEX_HOME for codex and
+    /// GEMINI_CLI_HOME for gemini honoured) and print exactly its listing block (claude-code, codex,
+    /// gemini).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
     /// With --project: the listing budget in characters, as SLASH_COMMAND_TOOL_CHAR_BUDGET sets it

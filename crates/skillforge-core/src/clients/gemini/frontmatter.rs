@@ -18,6 +18,8 @@
 use crate::clients::claude_code::frontmatter::{js_number, js_space, js_trim};
 use crate::frontmatter::yaml::{self, Node, Style, Value};
 use crate::text::TextRange;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// Why Gemini drops a `SKILL.md`. It says nothing in either case, with or without `--debug`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -206,10 +208,14 @@ pub enum JsValue {
     String(String),
     /// A number, boolean or date: `String(value)` (a date's is approximated by its YAML text).
     Other(String),
-    Array(Vec<JsValue>),
-    /// Keys in first-appearance order.
-    Object(Vec<(String, JsValue)>),
+    /// Shared, as JavaScript shares the value an alias names: an alias bomb costs no more than its text.
+    Array(Rc<Vec<JsValue>>),
+    /// Keys in first-appearance order; shared like arrays.
+    Object(Rc<Vec<(String, JsValue)>>),
 }
+
+/// The longest key string built from a list key (see [`JsValue::key_string`]).
+const KEY_MAX: usize = 4 << 20;
 
 impl JsValue {
     /// `String(key)` after js-yaml's key rewrite (an object inside a key array is `[object Object]`).
@@ -219,17 +225,24 @@ impl JsValue {
             JsValue::String(text) | JsValue::Other(text) => text.clone(),
             JsValue::Object(_) => "[object Object]".to_string(),
             JsValue::Array(items) => {
-                let mut parts = Vec::with_capacity(items.len());
-                for item in items {
-                    parts.push(match item {
-                        JsValue::Array(_) => {
-                            return Err("nested arrays are not supported inside keys".to_string())
-                        }
-                        JsValue::Null => String::new(),
-                        other => other.key_string()?,
-                    });
+                let mut joined = String::new();
+                for (index, item) in items.iter().enumerate() {
+                    if let JsValue::Array(_) = item {
+                        return Err("nested arrays are not supported inside keys".to_string());
+                    }
+                    // Keys built from aliases could grow past any real key; past the bound they are
+                    // cut, where the client would run out of memory.
+                    if joined.len() >= KEY_MAX {
+                        continue;
+                    }
+                    if index > 0 {
+                        joined.push(',');
+                    }
+                    if !matches!(item, JsValue::Null) {
+                        joined.push_str(&item.key_string()?);
+                    }
                 }
-                parts.join(",")
+                joined
             }
         })
     }
@@ -310,7 +323,12 @@ fn tag_of<'a>(text: &'a str, node: &Node) -> &'a str {
 /// js-yaml's explicit tags on a scalar: the value, or its error (an unknown tag, or text the tag's type
 /// does not resolve).
 fn tagged_scalar(tag: &str, text: &str) -> Result<JsValue, String> {
-    let cannot = || format!("cannot resolve a node with !<{}> explicit tag", long_tag(tag));
+    let cannot = || {
+        format!(
+            "cannot resolve a node with !<{}> explicit tag",
+            long_tag(tag)
+        )
+    };
     match tag {
         "!" | "!!str" => Ok(JsValue::String(text.to_string())),
         "!!null" => match resolve_plain(text) {
@@ -407,16 +425,18 @@ fn construct(
                 resolve_plain(scalar)
             }
         }
-        Value::Sequence { items, .. } => JsValue::Array(
+        Value::Sequence { items, .. } => JsValue::Array(Rc::new(
             items
                 .iter()
                 .map(|item| construct(text, item, anchors))
                 .collect::<Result<Vec<_>, _>>()?,
-        ),
+        )),
         Value::Mapping { entries, .. } => {
             let mut fields: Vec<(String, JsValue)> = Vec::new();
+            // Where each key sits in `fields`, so that a mapping of many keys stays linear.
+            let mut slots: HashMap<String, usize> = HashMap::new();
             // Keys a merge put there, which one explicit key may still replace.
-            let mut overridable: Vec<String> = Vec::new();
+            let mut overridable: HashSet<String> = HashSet::new();
             for entry in entries {
                 let is_merge = !entry.key.tagged
                     && matches!(entry.key.as_scalar(), Some(("<<", Style::Plain)));
@@ -427,9 +447,9 @@ fn construct(
                         JsValue::Object(source) => vec![source],
                         JsValue::Array(items) => {
                             let mut sources = Vec::new();
-                            for item in items {
+                            for item in items.iter() {
                                 match item {
-                                    JsValue::Object(source) => sources.push(source),
+                                    JsValue::Object(source) => sources.push(Rc::clone(source)),
                                     _ => return Err("cannot merge mappings; the provided source object is unacceptable".to_string()),
                                 }
                             }
@@ -443,28 +463,31 @@ fn construct(
                         }
                     };
                     for source in sources {
-                        for (key, value) in source {
-                            if !fields.iter().any(|(name, _)| *name == key) {
-                                overridable.push(key.clone());
-                                fields.push((key, value));
+                        for (key, value) in source.iter() {
+                            if !slots.contains_key(key) {
+                                overridable.insert(key.clone());
+                                slots.insert(key.clone(), fields.len());
+                                fields.push((key.clone(), value.clone()));
                             }
                         }
                     }
                     continue;
                 }
                 let key = key.key_string()?;
-                match fields.iter().position(|(name, _)| *name == key) {
-                    Some(slot) => {
-                        let Some(merged) = overridable.iter().position(|name| *name == key) else {
+                match slots.get(&key) {
+                    Some(&slot) => {
+                        if !overridable.remove(&key) {
                             return Err("duplicated mapping key".to_string());
-                        };
-                        overridable.remove(merged);
+                        }
                         fields[slot].1 = value;
                     }
-                    None => fields.push((key, value)),
+                    None => {
+                        slots.insert(key.clone(), fields.len());
+                        fields.push((key, value));
+                    }
                 }
             }
-            JsValue::Object(fields)
+            JsValue::Object(Rc::new(fields))
         }
         Value::Alias { anchor } => anchors
             .iter()
