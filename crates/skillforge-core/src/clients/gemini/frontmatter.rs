@@ -258,13 +258,54 @@ pub fn load(text: &str) -> Result<Option<JsValue>, String> {
     if !text.chars().all(js_yaml_printable) {
         return Err("the stream contains non-printable characters".to_string());
     }
-    let text = tab_separators(text);
+    let mut text = tab_separators(text);
+    // js-yaml ends the input with a line break when it has none, which a block scalar's chomping sees.
+    if !text.is_empty() && !text.ends_with(['\n', '\r']) {
+        text.push('\n');
+    }
+    // js-yaml keeps a byte-order mark inside a value as a character; the engine's parser refuses it.
+    // It is parsed as a private-use character the text does not hold, then put back.
+    let stand_in = if text.contains('\u{feff}') {
+        let free = ('\u{e000}'..='\u{f8ff}').rev().find(|c| !text.contains(*c));
+        if let Some(free) = free {
+            text = text.replace('\u{feff}', free.encode_utf8(&mut [0; 4]));
+        }
+        free
+    } else {
+        None
+    };
     let node = yaml::parse(&text, TextRange::new(0, text.len())).map_err(|error| error.message)?;
     let Some(node) = node else {
         return Ok(None);
     };
     let mut anchors = Vec::new();
-    construct(&text, &node, &mut anchors).map(Some)
+    let value = construct(&text, &node, &mut anchors)?;
+    Ok(Some(match stand_in {
+        Some(free) => restore(value, free),
+        None => value,
+    }))
+}
+
+/// Puts the byte-order marks [`load`] stood in for back into the top-level strings, the only values
+/// Gemini reads.
+fn restore(value: JsValue, free: char) -> JsValue {
+    let back = |text: &str| text.replace(free, "\u{feff}");
+    match value {
+        JsValue::String(text) => JsValue::String(back(&text)),
+        JsValue::Object(fields) => JsValue::Object(Rc::new(
+            fields
+                .iter()
+                .map(|(key, value)| {
+                    let value = match value {
+                        JsValue::String(text) => JsValue::String(back(text)),
+                        other => other.clone(),
+                    };
+                    (back(key), value)
+                })
+                .collect(),
+        )),
+        other => other,
+    }
 }
 
 /// js-yaml's `PATTERN_NON_PRINTABLE` negated: C0 controls but TAB, LF and CR; DEL; the C1
@@ -311,6 +352,12 @@ fn tag_of<'a>(text: &'a str, node: &Node) -> &'a str {
     match at {
         Some(at) => {
             let rest = &text[at..];
+            // A verbatim tag `!<…>` may hold commas.
+            if rest.starts_with("!<") {
+                if let Some(close) = rest.find('>') {
+                    return &rest[..=close];
+                }
+            }
             let end = rest
                 .find(|c: char| c.is_whitespace() || matches!(c, ',' | '[' | ']' | '{' | '}'))
                 .unwrap_or(rest.len());
@@ -323,6 +370,8 @@ fn tag_of<'a>(text: &'a str, node: &Node) -> &'a str {
 /// js-yaml's explicit tags on a scalar: the value, or its error (an unknown tag, or text the tag's type
 /// does not resolve).
 fn tagged_scalar(tag: &str, text: &str) -> Result<JsValue, String> {
+    let tag = short_tag(tag);
+    let tag = tag.as_str();
     let cannot = || {
         format!(
             "cannot resolve a node with !<{}> explicit tag",
@@ -358,13 +407,14 @@ fn tagged_scalar(tag: &str, text: &str) -> Result<JsValue, String> {
                 Err(cannot())
             }
         }
-        // A Uint8Array: base64 characters (white space allowed) whose bits make whole bytes.
+        // A Uint8Array: `resolveYamlBinary` counts 6 bits for each of `A-Za-z0-9+/=` (padding
+        // included), skips line breaks, refuses anything else, and wants whole bytes.
         "!!binary" => {
             let mut bits = 0usize;
             for c in text.chars() {
-                if c.is_ascii_alphanumeric() || c == '+' || c == '/' {
+                if c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=') {
                     bits += 6;
-                } else if !(c == '=' || c == '\n' || c == '\r') {
+                } else if !matches!(c, '\n' | '\r') {
                     return Err(cannot());
                 }
             }
@@ -388,6 +438,17 @@ fn tagged_scalar(tag: &str, text: &str) -> Result<JsValue, String> {
     }
 }
 
+/// A verbatim tag of the YAML namespace (`!<tag:yaml.org,2002:str>`) as its `!!` shorthand.
+fn short_tag(tag: &str) -> String {
+    match tag
+        .strip_prefix("!<tag:yaml.org,2002:")
+        .and_then(|rest| rest.strip_suffix('>'))
+    {
+        Some(name) => format!("!!{name}"),
+        None => tag.to_string(),
+    }
+}
+
 /// `!!x` as js-yaml names it in messages.
 fn long_tag(tag: &str) -> String {
     match tag.strip_prefix("!!") {
@@ -402,14 +463,14 @@ fn construct(
     anchors: &mut Vec<(usize, JsValue)>,
 ) -> Result<JsValue, String> {
     if node.tagged {
-        let tag = tag_of(text, node);
+        let tag = short_tag(tag_of(text, node));
         let allowed: &[&str] = match &node.value {
             Value::Sequence { .. } => &["!", "!!seq", "!!omap", "!!pairs"],
             Value::Mapping { .. } => &["!", "!!map", "!!set"],
             _ => &[],
         };
-        if !allowed.is_empty() && !allowed.contains(&tag) {
-            return Err(format!("unknown tag !<{}>", long_tag(tag)));
+        if !allowed.is_empty() && !allowed.contains(&tag.as_str()) {
+            return Err(format!("unknown tag !<{}>", long_tag(&tag)));
         }
     }
     let value = match &node.value {
@@ -431,7 +492,18 @@ fn construct(
                 .map(|item| construct(text, item, anchors))
                 .collect::<Result<Vec<_>, _>>()?,
         )),
-        Value::Mapping { entries, .. } => {
+        Value::Mapping { entries, flow } => {
+            // js-yaml reads an anchor or a tag before it knows a block mapping starts, so on the first
+            // key of one (`&k key: v`, `- !!str key: v`) they leave a plain scalar followed by `:`,
+            // which it refuses; on a later key, or an explicit `? key`, they are the key's own.
+            if let Some(first) = entries.first() {
+                if !flow
+                    && (first.key.anchor != 0 || first.key.tagged)
+                    && !explicit_key(text, &first.key)
+                {
+                    return Err("bad indentation of a mapping entry".to_string());
+                }
+            }
             let mut fields: Vec<(String, JsValue)> = Vec::new();
             // Where each key sits in `fields`, so that a mapping of many keys stays linear.
             let mut slots: HashMap<String, usize> = HashMap::new();
@@ -500,6 +572,13 @@ fn construct(
         anchors.push((node.anchor, value.clone()));
     }
     Ok(value)
+}
+
+/// Whether a key is written after `?` on its line.
+fn explicit_key(text: &str, key: &Node) -> bool {
+    let start = key.range.start().min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |at| at + 1);
+    text[line_start..start].trim_start().starts_with('?')
 }
 
 /// js-yaml's implicit types for a plain scalar, in its order: null, bool, int, float (its

@@ -156,7 +156,7 @@ pub fn home_from_process() -> Option<PathBuf> {
 /// What Gemini does with one `SKILL.md` in one of its skill roots.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileVerdict {
-    /// Listed under this (sanitised) name and description.
+    /// Listed under this (sanitised) name and description, as the model sees them ([`shown`]).
     Loads { name: String, description: String },
     /// Read and dropped; the client says nothing.
     Dropped(Drop),
@@ -205,11 +205,34 @@ pub fn file_verdict(text: &str, path: &Path) -> FileVerdict {
     }
     match frontmatter::parse_text(text) {
         Ok(parsed) => FileVerdict::Loads {
-            name: parsed.name,
-            description: parsed.description,
+            name: shown(&parsed.name).into_owned(),
+            description: shown(&parsed.description).into_owned(),
         },
         Err(drop) => FileVerdict::Dropped(drop),
     }
+}
+
+/// A value as the model sees it: the client's prompt builder turns every run of three or more line
+/// feeds in the whole system instruction into two (`finalPrompt.replace(/\n{3,}/g, "\n\n")`); no
+/// run crosses a value's edge in the section, so it is done value by value.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("\n\n\n") {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut run = 0;
+    for c in text.chars() {
+        if c == '\n' {
+            run += 1;
+            if run > 2 {
+                continue;
+            }
+        } else {
+            run = 0;
+        }
+        out.push(c);
+    }
+    out.into()
 }
 
 /// The section with where each entry sits in it (byte ranges); empty text when no skill is
@@ -227,11 +250,11 @@ pub fn section(skills: &[Loaded]) -> (String, Vec<(usize, usize)>) {
         let start = text.len();
         // No escaping of any kind (`g-escape`).
         text.push_str("  <skill>\n    <name>");
-        text.push_str(&skill.name);
+        text.push_str(&shown(&skill.name));
         text.push_str("</name>\n    <description>");
-        text.push_str(&skill.description);
+        text.push_str(&shown(&skill.description));
         text.push_str("</description>\n    <location>");
-        text.push_str(&skill.location);
+        text.push_str(&shown(&skill.location));
         text.push_str("</location>\n  </skill>");
         spans.push((start, text.len()));
     }
