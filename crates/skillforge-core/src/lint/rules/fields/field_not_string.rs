@@ -25,7 +25,7 @@ crate::declare_rule! {
         name: "field-not-string",
         group: "fields",
         severity: Error,
-        profiles: [Tenxgraph, Codex, ClaudeCode, Gemini],
+        profiles: [Tenxgraph, Codex, ClaudeCode],
         fix: Safe,
         check: check,
     }

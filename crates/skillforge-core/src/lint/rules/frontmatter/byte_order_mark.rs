@@ -19,7 +19,7 @@ crate::declare_rule! {
         name: "byte-order-mark",
         group: "frontmatter",
         severity: Error,
-        profiles: [Spec, Nagents, ClaudeUpload, Codex, Gemini],
+        profiles: [Spec, Nagents, ClaudeUpload, Codex],
         fix: Safe,
         check: check,
     }

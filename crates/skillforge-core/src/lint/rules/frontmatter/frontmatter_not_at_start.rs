@@ -24,7 +24,7 @@ crate::declare_rule! {
         name: "frontmatter-not-at-start",
         group: "frontmatter",
         severity: Error,
-        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
+        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
         fix: Safe,
         check: check,
     }

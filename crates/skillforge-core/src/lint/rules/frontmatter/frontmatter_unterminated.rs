@@ -26,7 +26,7 @@ crate::declare_rule! {
         name: "frontmatter-unterminated",
         group: "frontmatter",
         severity: Error,
-        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
+        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
         fix: None,
         check: check,
     }
