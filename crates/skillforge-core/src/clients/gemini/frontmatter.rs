@@ -418,7 +418,7 @@ fn tagged_scalar(tag: &str, text: &str) -> Result<JsValue, String> {
                     return Err(cannot());
                 }
             }
-            if bits % 8 == 0 {
+            if bits.is_multiple_of(8) {
                 Ok(JsValue::Other(text.to_string()))
             } else {
                 Err(cannot())
