@@ -229,6 +229,10 @@ fn run_gemini_project(args: &Args, project: &std::path::Path) -> anyhow::Result<
     for problem in &discovered.problems {
         eprintln!("error: {problem}");
     }
+    // What the client itself prints on stderr when a skill takes another's place.
+    for conflict in &discovered.conflicts {
+        eprintln!("note: {conflict}");
+    }
     Ok(Exit::findings_if(
         !discovered.dropped.is_empty() || !discovered.problems.is_empty(),
     ))

@@ -674,14 +674,12 @@ impl ReadsFor<Gemini> for CatalogSession {
         let mut problems = Vec::new();
         for (_, _, document) in placed {
             match document.gemini {
-                Ok(parsed) => discovered.add(
-                    gemini::Loaded {
-                        name: parsed.name,
-                        description: parsed.description,
-                        location: document.path.display().to_string(),
-                    },
-                    false,
-                ),
+                Ok(parsed) => discovered.add(gemini::Loaded {
+                    name: parsed.name,
+                    description: parsed.description,
+                    location: document.path.display().to_string(),
+                    builtin: false,
+                }),
                 Err(reason) => {
                     problems.push(format!("{}: {reason}", document.path.display()));
                     discovered.dropped.push(gemini::Dropped {

@@ -40,6 +40,8 @@ pub struct Loaded {
     pub description: String,
     /// The absolute path as found (through links, not resolved).
     pub location: String,
+    /// One of the client's own skills (`bundle/builtin`).
+    pub builtin: bool,
 }
 
 /// A `SKILL.md` Gemini read and dropped (silently).
@@ -66,11 +68,11 @@ pub struct Discovered {
 impl Discovered {
     /// Adds a skill as `SkillManager.addSkillsWithPrecedence` does: a later skill of the same name
     /// takes the earlier one's place in the list (`cp-tree-duplicate-names`).
-    pub fn add(&mut self, skill: Loaded, builtin: bool) {
+    pub fn add(&mut self, skill: Loaded) {
         match self.skills.iter_mut().find(|held| held.name == skill.name) {
             Some(held) => {
                 if held.location != skill.location {
-                    self.conflicts.push(if builtin {
+                    self.conflicts.push(if held.builtin {
                         format!(
                             "Skill \"{}\" from \"{}\" is overriding the built-in skill.",
                             skill.name, skill.location
@@ -102,14 +104,12 @@ impl Discovered {
                 }
             };
             match frontmatter::parse_bytes(&bytes) {
-                Ok(parsed) => self.add(
-                    Loaded {
-                        name: parsed.name,
-                        description: parsed.description,
-                        location: file.to_string_lossy().into_owned(),
-                    },
-                    false,
-                ),
+                Ok(parsed) => self.add(Loaded {
+                    name: parsed.name,
+                    description: parsed.description,
+                    location: file.to_string_lossy().into_owned(),
+                    builtin: false,
+                }),
                 Err(reason) => self.dropped.push(Dropped { path: file, reason }),
             }
         }
@@ -124,19 +124,17 @@ pub fn discover(project: &Path, home: Option<&Path>, bundle: Option<&Path>) -> D
     let mut discovered = Discovered::default();
     if let Some(bundle) = bundle {
         for skill in builtin::BUILTINS {
-            discovered.add(
-                Loaded {
-                    name: skill.name.to_string(),
-                    description: skill.description.to_string(),
-                    location: bundle
-                        .join("builtin")
-                        .join(skill.name)
-                        .join("SKILL.md")
-                        .to_string_lossy()
-                        .into_owned(),
-                },
-                true,
-            );
+            discovered.add(Loaded {
+                name: skill.name.to_string(),
+                description: skill.description.to_string(),
+                location: bundle
+                    .join("builtin")
+                    .join(skill.name)
+                    .join("SKILL.md")
+                    .to_string_lossy()
+                    .into_owned(),
+                builtin: true,
+            });
         }
     }
     for root in discovery::roots(&project, home) {
@@ -335,11 +333,13 @@ mod tests {
                 name: "a".into(),
                 description: "<b> & \"c\"".into(),
                 location: "/p/.gemini/skills/a/SKILL.md".into(),
+                builtin: false,
             },
             Loaded {
                 name: "z".into(),
                 description: "two\nlines\n".into(),
                 location: "/p/.gemini/skills/z/SKILL.md".into(),
+                builtin: false,
             },
         ];
         let text = listing(&skills);
@@ -357,10 +357,11 @@ mod tests {
             name: name.into(),
             description: "d".into(),
             location: location.into(),
+            builtin: false,
         };
-        discovered.add(skill("x", "/1"), false);
-        discovered.add(skill("y", "/2"), false);
-        discovered.add(skill("x", "/3"), false);
+        discovered.add(skill("x", "/1"));
+        discovered.add(skill("y", "/2"));
+        discovered.add(skill("x", "/3"));
         let order: Vec<&str> = discovered
             .skills
             .iter()
