@@ -257,11 +257,15 @@ def mutation(rng: random.Random, index: int) -> tuple[str, bytes]:
         lines.insert(0, "x: &v " + stem + " aliased")
         lines = [line.replace("description: ", "description: *v ", 1) if line.startswith("description: ")
                  else line for line in lines]
-    # The js-yaml quirk of QUOTED_CONTINUATION is left out of the generated files.
-    for index in range(len(lines) - 1, 0, -1):
-        quote = lines[index][:1]
-        if quote in ("'", '"') and lines[index - 1].count(quote) % 2 == 1:
-            del lines[index]
+    # The js-yaml quirk of QUOTED_CONTINUATION is left out of the generated files: a line that starts with a
+    # quote while an earlier line left that quote open is dropped.
+    kept = []
+    for line in lines:
+        quote = line[:1]
+        if quote in ("'", '"') and sum(previous.count(quote) for previous in kept) % 2 == 1:
+            continue
+        kept.append(line)
+    lines = kept
     opening, ending, closing, body = SHAPES[0] if rng.random() < 0.6 else rng.choice(SHAPES)
     text = opening + ending + ending.join(lines) + ending
     if closing is not None:
@@ -414,12 +418,12 @@ def same_entries(client: str, ours: str, locations: list[str]) -> bool:
             and displacement(client, ours, locations) <= MAX_DISPLACEMENT)
 
 
-# Client runs repeated because their order differed from the model's alone (see ORDER_NOTE).
+# Client runs repeated because their section differed from the model's (see ORDER_NOTE).
 RETRIES = {"runs": 0}
 ORDER_NOTE = ("in a folder of hundreds of skills the client's asynchronous glob now and then yields a few entries a "
-              "few places out of order; the model keeps the descending byte order it yields otherwise. Such a case "
-              f"is run once more; if the order still differs, its entries are compared, each within {MAX_DISPLACEMENT} "
-              "places of the model's")
+              "few places out of order (and then, of two skills of one name, the other may win); the model keeps the "
+              "descending byte order it yields otherwise. A case whose section differs is run once more; if the "
+              f"order still differs, its entries are compared, each within {MAX_DISPLACEMENT} places of the model's")
 
 
 def run_case(case: Case, entry: str, binary: str) -> dict:
@@ -433,8 +437,9 @@ def run_case(case: Case, entry: str, binary: str) -> dict:
     builtin = [str(bundle / "builtin" / name / "SKILL.md") for name in ("skill-creator", "antigravity-support")]
     locations = candidate_files(roots) + builtin
     section = outcome.section or ""
-    if section.encode() != listing.stdout and same_entries(section, listing.stdout.decode(errors="replace"),
-                                                           locations):
+    if section.encode() != listing.stdout and not case.deviation:
+        # The client's order (and so which of two skills of one name in a root wins) can differ from run to run
+        # in a large root: a differing case is run once more.
         RETRIES["runs"] += 1
         outcome = gc.run(entry, case.project, case.home)
     verdicts: dict[str, dict] = {}
@@ -581,7 +586,7 @@ def main(argv: list[str]) -> int:
           f"in {time.monotonic() - started:.0f}s")
     if RETRIES["runs"]:
         results.deviation("client order", ORDER_NOTE)
-        print(f"gemini fidelity: {RETRIES['runs']} cases run twice for their order; "
+        print(f"gemini fidelity: {RETRIES['runs']} cases run twice; "
               f"{len(ORDER_ONLY)} compared whatever the order: {', '.join(ORDER_ONLY) or 'none'}")
     print("gemini fidelity: verdicts compared per SKILL.md: "
           + ", ".join(f"{count} {state}" for state, count in sorted(VERDICT_COUNTS.items())))
