@@ -13,8 +13,8 @@ process group, killed by its id (`real_clients.run_bounded`), behind dead proxie
   update checks); `GEMINI_CLI_TRUST_WORKSPACE=true` trusts the project, as headless mode requires.
 
 The section is the text of the first main-turn request's `systemInstruction` from `# Available Agent Skills`
-through `</available_skills>` (None when the client sends no such section). docs/clients-observed.md says
-what the client does with skills.
+through `</available_skills>` (None when the client sends no such section); `gemini_client.py PROJECT [HOME]`
+prints it for one project. docs/clients-observed.md says what the client does with skills.
 """
 
 from __future__ import annotations
@@ -217,3 +217,31 @@ def entries(section: str | None, locations: list[str]) -> dict[str, tuple[str, s
             result[location] = ("?", text)
         start = end + 1
     return result
+
+
+def main(argv: list[str]) -> int:
+    """`gemini_client.py PROJECT [HOME]`: prints the section the client sends for PROJECT (nothing when it sends
+    none), with a fresh empty HOME unless one is given (its settings file is then written)."""
+    import sys
+    import tempfile
+
+    if len(argv) not in (2, 3):
+        print("usage: gemini_client.py PROJECT [HOME]", file=sys.stderr)
+        return 2
+    rc.isolate_network(argv)
+    project = Path(argv[1]).resolve()
+    with tempfile.TemporaryDirectory(prefix="sf-gemini-home-") as fresh:
+        home = Path(argv[2]).resolve() if len(argv) == 3 else Path(fresh)
+        outcome = run(gemini_js(), project, home)
+    sys.stdout.write(outcome.section or "")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    try:
+        sys.exit(main(sys.argv))
+    except rc.ClientError as error:
+        print(f"gemini_client: {error}", file=sys.stderr)
+        sys.exit(1)
