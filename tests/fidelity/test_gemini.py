@@ -408,14 +408,21 @@ def displacement(client: str, ours: str, locations: list[str]) -> int:
                        if f"<location>{location}</location>" in section)
         return {location: index for index, (_, location) in enumerate(found)}
     a, b = places(client), places(ours)
-    return max((abs(a[location] - b.get(location, -10**6)) for location in a), default=0)
+    return max((abs(a[location] - b[location]) for location in a if location in b), default=0)
 
 
 def same_entries(client: str, ours: str, locations: list[str]) -> bool:
-    """Whether two sections hold the same entries, in orders no further apart than MAX_DISPLACEMENT."""
-    return (client.count("\n  <skill>\n") == ours.count("\n  <skill>\n")
-            and gc.entries(client, locations) == gc.entries(ours, locations)
-            and displacement(client, ours, locations) <= MAX_DISPLACEMENT)
+    """Whether two sections hold the same entries, in orders no further apart than MAX_DISPLACEMENT: the same
+    names, each location both list with the same name and description, and a location only one lists holding a
+    name both list (of two skills of one name, the walk's order decides which wins)."""
+    a, b = gc.entries(client, locations), gc.entries(ours, locations)
+    if client.count("\n  <skill>\n") != ours.count("\n  <skill>\n"):
+        return False
+    if sorted(name for name, _ in a.values()) != sorted(name for name, _ in b.values()):
+        return False
+    if any(a[location] != b[location] for location in set(a) & set(b)):
+        return False
+    return displacement(client, ours, locations) <= MAX_DISPLACEMENT
 
 
 # Client runs repeated because their section differed from the model's (see ORDER_NOTE).
