@@ -401,7 +401,8 @@ pub static PROFILES: [Profile; 9] = [
              both strings (a number, a date, a list), a line parser takes the text after `name:` and `description:` \
              (plus indented lines) raw, quotes and comments included.",
             "The skill is dropped silently when no name or no description is found; an empty one is listed. The name's \
-             `: \\ / < > * ? \" |` become `-`; nothing is trimmed, cut or escaped, and there is no budget.",
+             `: \\ / < > * ? \" |` become `-`; nothing is trimmed, cut or escaped (the prompt builder only folds \
+             three or more line feeds into two), and there is no budget.",
         ],
     },
 ];
