@@ -1,28 +1,31 @@
 #!/usr/bin/env bash
-# Installs the real Codex, Claude Code and GitHub Copilot CLI clients, pinned, into a cache folder outside the repository, only when
-# missing, and prints their native binaries as shell assignments:
+# Installs the real Codex, Claude Code, GitHub Copilot CLI and Gemini CLI clients, pinned, into a cache folder
+# outside the repository, only when missing, and prints their entry points as shell assignments:
 #
 #   CODEX_BIN=/…/codex
 #   CLAUDE_BIN=/…/claude
 #   COPILOT_BIN=/…/copilot
+#   GEMINI_JS=/…/node_modules/@google/gemini-cli/bundle/gemini.js   (run with node)
 #
 # so a caller can `eval "$(scripts/ensure-clients.sh)"`. Progress goes to stderr.
 #
 # Cache: $SKILLFORGE_CLIENTS_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/skillforge/clients; each client gets its own
-# npm prefix there, named after the package and its version (codex@0.171.0, claude-code@2.1.332, copilot@1.0.102), so another pin
-# installs beside it instead of over it. A client counts as installed when its package.json carries the pinned
-# version and its native binary exists and answers `--version` with that version; otherwise it is (re)installed.
-# The versions can be overridden with CODEX_VERSION / CLAUDE_CODE_VERSION / COPILOT_VERSION (the fidelity suite
-# pins the defaults).
+# npm prefix there, named after the package and its version (codex@0.171.0, claude-code@2.1.332, copilot@1.0.102,
+# gemini-cli@0.61.0), so another pin installs beside it instead of over it. A client counts as installed when its
+# package.json carries the pinned version and its native binary exists and answers `--version` with that version;
+# otherwise it is (re)installed. The versions can be overridden with CODEX_VERSION / CLAUDE_CODE_VERSION /
+# COPILOT_VERSION / GEMINI_CLI_VERSION (the fidelity suite pins the defaults).
 # Copilot's native binary unpacks its 235 MB package on first run into $XDG_CACHE_HOME/copilot/pkg; every run here
 # (and every run of tests/fidelity/copilot_client.py) points XDG_CACHE_HOME at PREFIX/.xdg-cache, beside the
 # install and outside the repository, so it is unpacked once and reused.
+# Gemini CLI is JavaScript: its `bundle/gemini.js` is run with node (scripts/ensure-node.sh).
 # Claude Code declares Node 22 in its package.json; npm only warns on Node 20 and the native binary runs without Node.
 set -euo pipefail
 
 CODEX_VERSION="${CODEX_VERSION:-0.171.0}"
 CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.332}"
 COPILOT_VERSION="${COPILOT_VERSION:-1.0.102}"
+GEMINI_CLI_VERSION="${GEMINI_CLI_VERSION:-0.61.0}"
 cache="${SKILLFORGE_CLIENTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/skillforge/clients}"
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -60,8 +63,14 @@ installed_ok() {
   found="$(sed -n 's/^  "version": "\(.*\)",\{0,1\}$/\1/p' "$prefix/node_modules/$package/package.json" 2>/dev/null | head -n1)"
   [[ "$found" == "$version" ]] || return 1
   [[ -x "$binary" ]] || return 1
-  out="$(HOME="$prefix/.probe-home" XDG_CACHE_HOME="$prefix/.xdg-cache" COPILOT_AUTO_UPDATE=false \
-    timeout 120 "$binary" --version </dev/null 2>/dev/null)" || return 1
+  if [[ "$binary" == *.js ]]; then
+    # The bundle runs on node; it relaunches itself, which the variable turns off for this check.
+    command -v node >/dev/null 2>&1 || return 1
+    out="$(HOME="$prefix/.probe-home" GEMINI_CLI_NO_RELAUNCH=1 timeout 60 node "$binary" --version </dev/null 2>/dev/null)" || return 1
+  else
+    out="$(HOME="$prefix/.probe-home" XDG_CACHE_HOME="$prefix/.xdg-cache" COPILOT_AUTO_UPDATE=false \
+      timeout 120 "$binary" --version </dev/null 2>/dev/null)" || return 1
+  fi
   [[ "$out" == *"$version"* ]]
 }
 
@@ -71,7 +80,7 @@ ensure() {
   local prefix="$cache/$name@$version"
   local binary="$prefix/$rel"
   if ! installed_ok "$prefix" "$package" "$version" "$binary"; then
-    command -v npm >/dev/null 2>&1 || "$repo/scripts/ensure-node.sh" >&2
+    { command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; } || "$repo/scripts/ensure-node.sh" >&2
     echo "ensure-clients: installing $package@$version into $prefix" >&2
     mkdir -p "$prefix" "$prefix/.probe-home"
     # A package.json of its own keeps npm from walking up to an unrelated project.
@@ -89,4 +98,5 @@ ensure() {
 codex_bin="$(ensure codex @openai/codex "$CODEX_VERSION" "$codex_rel")"
 claude_bin="$(ensure claude-code @anthropic-ai/claude-code "$CLAUDE_CODE_VERSION" "$claude_rel")"
 copilot_bin="$(ensure copilot @github/copilot "$COPILOT_VERSION" "$copilot_rel")"
-printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nCOPILOT_BIN=%q\n' "$codex_bin" "$claude_bin" "$copilot_bin"
+gemini_js="$(ensure gemini-cli @google/gemini-cli "$GEMINI_CLI_VERSION" node_modules/@google/gemini-cli/bundle/gemini.js)"
+printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nCOPILOT_BIN=%q\nGEMINI_JS=%q\n' "$codex_bin" "$claude_bin" "$copilot_bin" "$gemini_js"

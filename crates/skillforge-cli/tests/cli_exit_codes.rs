@@ -258,6 +258,30 @@ fn listing_of_a_project() {
             ],
         ),
         (
+            CLEAN,
+            &["listing", "--dialect", "gemini", "--project", "good"],
+        ),
+        // Gemini drops a skill without a description; skillforge names it: exit 1.
+        (
+            FINDINGS,
+            &["listing", "--dialect", "gemini", "--project", "bad"],
+        ),
+        (
+            FAILURE,
+            &["listing", "--dialect", "gemini", "--project", "missing"],
+        ),
+        (
+            FAILURE,
+            &[
+                "listing",
+                "--dialect",
+                "gemini",
+                "--project",
+                "good",
+                "--json",
+            ],
+        ),
+        (
             FAILURE,
             &["listing", "--dialect", "nagents", "--project", "good"],
         ),
@@ -310,6 +334,35 @@ fn listing_of_a_project() {
             args.join(" ")
         );
     }
+    // Gemini's section lists the project's skill; with its built-in skills first when asked.
+    let (_, stdout, _) = run(&["listing", "--dialect", "gemini", "--project", "good"]);
+    assert!(
+        stdout.starts_with("# Available Agent Skills\n")
+            && stdout.contains("    <name>pdf-tools</name>\n")
+            && stdout.ends_with("</available_skills>"),
+        "{stdout}"
+    );
+    let (_, stdout, _) = run(&[
+        "listing",
+        "--dialect",
+        "gemini",
+        "--project",
+        "good",
+        "--with-client-skills",
+        "--client-bundle",
+        "/opt/gemini/bundle",
+    ]);
+    assert!(
+        stdout.contains(
+            "  <skill>\n    <name>skill-creator</name>\n    <description>Guide for creating effective skills."
+        ) && stdout.contains("<location>/opt/gemini/bundle/builtin/skill-creator/SKILL.md</location>"),
+        "{stdout}"
+    );
+    let (_, _, stderr) = run(&["listing", "--dialect", "gemini", "--project", "bad"]);
+    assert!(
+        stderr.contains("no-description/SKILL.md: Gemini CLI finds no `description`"),
+        "{stderr}"
+    );
     // The dropped skill is named with Codex's message; the listed one is in the block.
     let (_, _, stderr) = run(&["listing", "--dialect", "codex", "--project", "bad"]);
     assert!(

@@ -1,5 +1,5 @@
-//! Under the profiles of clients whose verdict comes from a model of the real binary (Codex, Claude Code,
-//! GitHub Copilot CLI),
+//! Under the profiles of clients whose verdict comes from a model of the real client (Codex, Claude Code,
+//! GitHub Copilot CLI, Gemini CLI),
 //! a refused skill has an error finding saying why, and an error finding means the client refuses the
 //! skill or misreads it (the rules in [`MISREADS`]): over every fixture SKILL.md, one profile at a time.
 //! (That the verdicts are the clients' own is checked against the binaries in tests/fidelity.)
@@ -107,7 +107,12 @@ const MISREADS: &[(ProfileId, &str, &str)] = &[
 fn errors_and_refusals_agree_for_the_modelled_clients() {
     let mut disagreements = Vec::new();
     let mut checked = 0;
-    for profile in [ProfileId::Codex, ProfileId::ClaudeCode, ProfileId::Copilot] {
+    for profile in [
+        ProfileId::Codex,
+        ProfileId::ClaudeCode,
+        ProfileId::Copilot,
+        ProfileId::Gemini,
+    ] {
         let options = LintOptions {
             profiles: vec![profile],
             config: Config::default(),

@@ -16,6 +16,10 @@
 //! its system message (nothing when it lists no skill); `SKILL_CHAR_BUDGET` is honoured as the client
 //! honours it. The skills it drops are named on stderr with `copilot skill list`'s message, and the run
 //! then exits 1.
+//! `skillforge listing --dialect gemini --project DIR`: the `# Available Agent Skills` section Gemini
+//! CLI started in DIR puts in its system instruction (`GEMINI_CLI_HOME`, else `HOME`, honoured),
+//! nothing else (nothing at all when it lists no skill). `--with-client-skills` puts the client's two
+//! built-in skills first, located under `--client-bundle` (the installed `bundle` folder).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -31,8 +35,9 @@ pub struct Args {
     /// Folders holding skills.
     #[arg(required_unless_present = "project", conflicts_with = "project")]
     roots: Vec<PathBuf>,
-    /// Discover as the client started in this folder would (its roots; HOME, and CODEX_HOME for
-    /// codex, honoured) and print exactly its listing block (claude-code, codex, copilot).
+    /// Discover as the client started in this folder would (its roots; HOME, CODEX_HOME for codex and
+    /// GEMINI_CLI_HOME for gemini honoured) and print exactly its listing block (claude-code, codex,
+    /// copilot, gemini).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
     /// With --project: the listing budget in characters, as SLASH_COMMAND_TOOL_CHAR_BUDGET sets it
@@ -40,13 +45,17 @@ pub struct Args {
     #[arg(long, requires = "project", value_parser = clap::value_parser!(u64).range(1..))]
     budget: Option<u64>,
     /// With --project: also print the client's own entries (its bundled skills and commands), which
-    /// follow the project's and the user's.
+    /// follow the project's and the user's (for gemini: its two built-in skills, which come first).
     #[arg(long, requires = "project")]
     with_client_skills: bool,
     /// Copilot's listing budget in UTF-16 units, as SKILL_CHAR_BUDGET sets it (default 15000).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     skill_char_budget: Option<u32>,
-    /// Which client: nagents, 10xgraph, skills-ref, claude-code, codex or copilot.
+    /// With --project --dialect gemini --with-client-skills: the client's installed `bundle` folder, under
+    /// which its built-in skills are located (default: a global npm install's).
+    #[arg(long, value_name = "DIR", requires = "with_client_skills")]
+    client_bundle: Option<PathBuf>,
+    /// Which client: nagents, 10xgraph, skills-ref, claude-code, codex, copilot or gemini.
     #[arg(long, default_value = "nagents", value_parser = parse_dialect)]
     dialect: CatalogDialect,
     /// nagents' manifest cap in estimated tokens (nagents uses 10000).
@@ -62,7 +71,7 @@ pub struct Args {
 
 fn parse_dialect(text: &str) -> Result<CatalogDialect, String> {
     CatalogDialect::from_id(text).ok_or_else(|| {
-        format!("unknown dialect {text:?}; use nagents, 10xgraph, skills-ref, claude-code, codex or copilot")
+        format!("unknown dialect {text:?}; use nagents, 10xgraph, skills-ref, claude-code, codex, copilot or gemini")
     })
 }
 
@@ -120,9 +129,10 @@ fn run_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
         CatalogDialect::ClaudeCode => run_claude_code_project(args, project),
         CatalogDialect::Codex => run_codex_project(args, project),
         CatalogDialect::Copilot => run_copilot_project(args, project),
+        CatalogDialect::Gemini => run_gemini_project(args, project),
         _ => {
             eprintln!(
-                "error: --project is modelled for --dialect claude-code, codex and copilot only"
+                "error: --project is modelled for --dialect claude-code, codex, copilot and gemini only"
             );
             Ok(Exit::Failure)
         }
@@ -195,6 +205,53 @@ fn run_codex_project(args: &Args, project: &std::path::Path) -> anyhow::Result<E
         );
     }
     Ok(Exit::findings_if(!discovered.dropped.is_empty()))
+}
+
+/// `--project DIR` for Gemini CLI: its own discovery and section, nothing else on stdout. What it
+/// drops is named on stderr (the client itself says nothing), and the run then exits 1.
+fn run_gemini_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
+    use skillforge_core::clients::gemini;
+    if args.json
+        || args.manifest_tokens.is_some()
+        || args.budget.is_some()
+        || args.context_window.is_some()
+    {
+        anyhow::bail!(
+            "--project --dialect gemini takes --with-client-skills and --client-bundle only"
+        );
+    }
+    if !project.is_dir() {
+        anyhow::bail!("{}: not a folder", project.display());
+    }
+    let bundle = args.with_client_skills.then(|| {
+        args.client_bundle
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(gemini::builtin::DEFAULT_BUNDLE))
+    });
+    let home = gemini::home_from_process();
+    let discovered = gemini::discover(project, home.as_deref(), bundle.as_deref());
+    let mut out = std::io::stdout().lock();
+    // Byte for byte what the model sees: no trailing newline is added.
+    out.write_all(gemini::listing(&discovered.skills).as_bytes())?;
+    out.flush()?;
+    for dropped in &discovered.dropped {
+        eprintln!(
+            "gemini {} drops {}: {}",
+            gemini::VERSION,
+            dropped.path.display(),
+            dropped.reason
+        );
+    }
+    for problem in &discovered.problems {
+        eprintln!("error: {problem}");
+    }
+    // What the client itself prints on stderr when a skill takes another's place.
+    for conflict in &discovered.conflicts {
+        eprintln!("note: {conflict}");
+    }
+    Ok(Exit::findings_if(
+        !discovered.dropped.is_empty() || !discovered.problems.is_empty(),
+    ))
 }
 
 /// `--project DIR` for GitHub Copilot CLI: its own discovery and section, nothing else on stdout.

@@ -26,7 +26,7 @@ pub enum Command {
     Schema(schema::Args),
     /// Print the skills manifest exactly as nagents renders it for a model.
     Manifest(manifest::Args),
-    /// Print the catalog text a client shows a model (nagents, 10xgraph, skills-ref, claude-code, codex).
+    /// Print the catalog text a client shows a model (nagents, 10xgraph, skills-ref, claude-code, codex, gemini).
     Listing(listing::Args),
     /// Print a skill's text within a token budget, as nagents' skill(name) tool returns it.
     Load(load::Args),

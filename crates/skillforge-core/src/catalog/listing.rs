@@ -6,6 +6,7 @@ use super::session::Buffer;
 use crate::clients::claude_code::ClaudeCode;
 use crate::clients::codex::Codex;
 use crate::clients::copilot::Copilot;
+use crate::clients::gemini::Gemini;
 use crate::clients::listing::{CatalogDialect, CatalogLimits, CatalogPreview, Client};
 use crate::clients::nagents::listing::Nagents;
 use crate::clients::skills_ref::SkillsRef;
@@ -30,7 +31,8 @@ where
         + ReadsFor<SkillsRef>
         + ReadsFor<ClaudeCode>
         + ReadsFor<Codex>
-        + ReadsFor<Copilot>,
+        + ReadsFor<Copilot>
+        + ReadsFor<Gemini>,
 {
     match dialect {
         CatalogDialect::Nagents => list::<Nagents, S>(source, limits, buffers),
@@ -39,6 +41,7 @@ where
         CatalogDialect::ClaudeCode => list::<ClaudeCode, S>(source, limits, buffers),
         CatalogDialect::Codex => list::<Codex, S>(source, limits, buffers),
         CatalogDialect::Copilot => list::<Copilot, S>(source, limits, buffers),
+        CatalogDialect::Gemini => list::<Gemini, S>(source, limits, buffers),
     }
 }
 

@@ -17,6 +17,7 @@ use crate::builtin;
 use crate::clients::claude_code::{self, ClaudeCode};
 use crate::clients::codex::{self, Codex};
 use crate::clients::copilot::{self, Copilot};
+use crate::clients::gemini::{self, Gemini};
 use crate::clients::listing::{CatalogDialect, CatalogLimits, CatalogPreview};
 use crate::clients::nagents::discovery::directory::absolute_root;
 use crate::clients::nagents::discovery::{
@@ -89,6 +90,8 @@ struct Document {
     codex: codex::FileVerdict,
     /// Copilot's verdict, hidden folders below a skills root not applied yet.
     copilot: copilot::FileVerdict,
+    /// What Gemini CLI reads from the text, where it sits not considered yet.
+    gemini: Result<gemini::Parsed, gemini::Drop>,
 }
 
 impl Document {
@@ -132,6 +135,8 @@ impl Document {
                 .map_err(|error| format!("{display}: {error}")),
             claude_code,
             codex,
+            // The text is already decoded with invalid bytes as U+FFFD, as Gemini reads it.
+            gemini: gemini::frontmatter::parse_text(text),
             surroundings,
         }
     }
@@ -317,6 +322,7 @@ impl CatalogSession {
                 | CatalogDialect::ClaudeCode
                 | CatalogDialect::Codex
                 | CatalogDialect::Copilot
+                | CatalogDialect::Gemini
         )
     }
 
@@ -669,6 +675,81 @@ impl ReadsFor<Copilot> for CatalogSession {
                     });
                 }
                 copilot::FileVerdict::Ignored(_) => {}
+            }
+        }
+        (discovered, self.with_unreadable(problems))
+    }
+}
+
+impl ReadsFor<Gemini> for CatalogSession {
+    /// The open folders read as Gemini's skill roots, in order: in each, its own SKILL.md, then one
+    /// per folder in descending byte order of the folder names; a later skill of a name takes an
+    /// earlier one's place. Skills under no root (the builtin skills) are read as one more root.
+    fn read_for(&self, buffers: &[Buffer]) -> (gemini::Discovered, Vec<String>) {
+        let documents = self.documents(buffers);
+        // (root index, the folder below the root or None for the root's own file, document)
+        let mut placed: Vec<(usize, Option<Vec<u8>>, Document)> = Vec::new();
+        for document in documents {
+            let found = self.roots.iter().enumerate().find_map(|(index, root)| {
+                let relative = document.path.strip_prefix(root).ok()?;
+                Some((index, relative.to_path_buf()))
+            });
+            let (root, relative) = match found {
+                Some(found) => found,
+                None => {
+                    let folder = document
+                        .path
+                        .parent()
+                        .and_then(Path::file_name)
+                        .map_or_else(PathBuf::new, PathBuf::from);
+                    (self.roots.len(), folder.join(SKILL_FILE))
+                }
+            };
+            if relative.file_name().is_none_or(|name| name != SKILL_FILE) {
+                continue;
+            }
+            let folders: Vec<&std::ffi::OsStr> = relative
+                .parent()
+                .map(|parent| parent.iter().collect())
+                .unwrap_or_default();
+            match folders.as_slice() {
+                [] => placed.push((root, None, document)),
+                [folder] if gemini::discovery::folder_walked(folder.as_encoded_bytes()) => {
+                    let folder = folder.as_encoded_bytes().to_vec();
+                    placed.push((root, Some(folder), document));
+                }
+                _ => {}
+            }
+        }
+        // Root order; the root's own file first (None sorts first); folders descending.
+        placed.sort_by(|a, b| {
+            a.0.cmp(&b.0).then_with(|| match (&a.1, &b.1) {
+                (None, None) => std::cmp::Ordering::Equal,
+                (None, Some(_)) => std::cmp::Ordering::Less,
+                (Some(_), None) => std::cmp::Ordering::Greater,
+                (Some(x), Some(y)) => y.cmp(x),
+            })
+        });
+        let mut discovered = gemini::Discovered {
+            roots: self.roots.clone(),
+            ..gemini::Discovered::default()
+        };
+        let mut problems = Vec::new();
+        for (_, _, document) in placed {
+            match document.gemini {
+                Ok(parsed) => discovered.add(gemini::Loaded {
+                    name: parsed.name,
+                    description: parsed.description,
+                    location: document.path.display().to_string(),
+                    builtin: false,
+                }),
+                Err(reason) => {
+                    problems.push(format!("{}: {reason}", document.path.display()));
+                    discovered.dropped.push(gemini::Dropped {
+                        path: document.path.clone(),
+                        reason,
+                    });
+                }
             }
         }
         (discovered, self.with_unreadable(problems))

@@ -15,6 +15,8 @@
 //!   against it);
 //! - GitHub Copilot CLI: [`crate::clients::copilot`], the `<available_skills>` section of the 1.0.102
 //!   binary's system message (checked against it).
+//! - Gemini CLI: [`crate::clients::gemini`], the `# Available Agent Skills` section of 0.61.0 (no
+//!   budget; checked against it).
 
 use serde::{Deserialize, Serialize};
 
@@ -57,16 +59,20 @@ pub enum CatalogDialect {
     /// GitHub Copilot CLI's `<available_skills>` section.
     #[serde(rename = "copilot")]
     Copilot,
+    /// Gemini CLI's `# Available Agent Skills` section (of its system instruction).
+    #[serde(rename = "gemini")]
+    Gemini,
 }
 
 impl CatalogDialect {
-    pub const ALL: [CatalogDialect; 6] = [
+    pub const ALL: [CatalogDialect; 7] = [
         CatalogDialect::Nagents,
         CatalogDialect::Tenxgraph,
         CatalogDialect::SkillsRef,
         CatalogDialect::ClaudeCode,
         CatalogDialect::Codex,
         CatalogDialect::Copilot,
+        CatalogDialect::Gemini,
     ];
 
     /// The name used on the command line and over IPC.
@@ -78,6 +84,7 @@ impl CatalogDialect {
             CatalogDialect::ClaudeCode => "claude-code",
             CatalogDialect::Codex => "codex",
             CatalogDialect::Copilot => "copilot",
+            CatalogDialect::Gemini => "gemini",
         }
     }
 

@@ -11,11 +11,14 @@
 //! - [`claude_code`], [`codex`]: Claude Code 2.1.332 and Codex 0.171.0, modelled from the real binaries
 //!   (their discovery for `listing --project`, the same model over given folders for the ROOTS form and
 //!   the app, and the per-file verdicts of `lint`), all checked against the binaries;
-//! - [`copilot`]: GitHub Copilot CLI 1.0.102, modelled from the real binary the same way.
+//! - [`copilot`]: GitHub Copilot CLI 1.0.102, modelled from the real binary the same way;
+//! - [`gemini`]: Gemini CLI 0.61.0, modelled the same way from the real client (js-yaml with its line
+//!   fallback, no budget).
 
 pub mod claude_code;
 pub mod codex;
 pub mod copilot;
+pub mod gemini;
 pub mod listing;
 pub mod nagents;
 pub mod skills_ref;

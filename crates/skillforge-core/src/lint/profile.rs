@@ -25,10 +25,12 @@ pub enum ProfileId {
     Copilot,
     #[serde(rename = "opencode")]
     Opencode,
+    #[serde(rename = "gemini")]
+    Gemini,
 }
 
 impl ProfileId {
-    pub const ALL: [ProfileId; 8] = [
+    pub const ALL: [ProfileId; 9] = [
         ProfileId::Spec,
         ProfileId::Nagents,
         ProfileId::Tenxgraph,
@@ -37,6 +39,7 @@ impl ProfileId {
         ProfileId::Codex,
         ProfileId::Copilot,
         ProfileId::Opencode,
+        ProfileId::Gemini,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -49,6 +52,7 @@ impl ProfileId {
             ProfileId::Codex => "codex",
             ProfileId::Copilot => "copilot",
             ProfileId::Opencode => "opencode",
+            ProfileId::Gemini => "gemini",
         }
     }
 
@@ -171,7 +175,7 @@ const COPILOT_FIELDS: &[&str] = &[
     "user-invocable",
 ];
 
-pub static PROFILES: [Profile; 8] = [
+pub static PROFILES: [Profile; 9] = [
     Profile {
         id: ProfileId::Spec,
         title: "Agent Skills specification",
@@ -419,6 +423,42 @@ pub static PROFILES: [Profile; 8] = [
         },
         severity_overrides: &[("unknown-field", Severity::Warning)],
         facts: &["Only name, description, license, compatibility and metadata are read; other keys are ignored."],
+    },
+    Profile {
+        id: ProfileId::Gemini,
+        title: "Gemini CLI 0.61.0",
+        summary: "Modelled from the real Gemini CLI 0.61.0: js-yaml with a line-based fallback, so most broken YAML \
+                  still loads; verdicts and listings are checked against the client in `make test`.",
+        known_fields: NAGENTS_FIELDS,
+        // Gemini neither bounds nor cuts names and descriptions.
+        limits: NO_LIMITS,
+        severity_overrides: &[
+            // When js-yaml throws, or a field is not a string, the line fallback reads `name:` and
+            // `description:` as raw text and the skill loads.
+            ("yaml-invalid", Severity::Warning),
+            ("plain-scalar-colon", Severity::Warning),
+            ("duplicate-key", Severity::Warning),
+            ("field-not-string", Severity::Warning),
+            ("yaml-control-character", Severity::Warning),
+            // The file is decoded with invalid bytes as U+FFFD.
+            ("content-not-utf8", Severity::Warning),
+        ],
+        facts: &[
+            "Verdicts come from the model of the client (`clients::gemini`): `tests/fidelity/test_gemini.sh` compares \
+             `listing --project` with the system instruction Gemini CLI 0.61.0 sends a fake endpoint, and every \
+             `lint --profile gemini` verdict with what it lists (docs/clients-observed.md).",
+            "Skills are `SKILL.md` and `*/SKILL.md` of the bundle's `builtin/`, extensions, `~/.gemini/skills`, \
+             `~/.agents/skills`, then `.gemini/skills` and `.agents/skills` of the working folder only; hidden and \
+             `node_modules` folders are skipped, links followed; a later skill of a name replaces an earlier one in \
+             its place.",
+            "The frontmatter is `/^---\\r?\\n([\\s\\S]*?)\\r?\\n---/` on the file as read (a BOM, a blank first line, \
+             `--- ` or a lone CR leave none): js-yaml 4.1.1 `load`; when it throws or `name`/`description` are not \
+             both strings (a number, a date, a list), a line parser takes the text after `name:` and `description:` \
+             (plus indented lines) raw, quotes and comments included.",
+            "The skill is dropped silently when no name or no description is found; an empty one is listed. The name's \
+             `: \\ / < > * ? \" |` become `-`; nothing is trimmed, cut or escaped (the prompt builder only folds \
+             three or more line feeds into two), and there is no budget.",
+        ],
     },
 ];
 

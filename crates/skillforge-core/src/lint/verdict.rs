@@ -9,7 +9,7 @@ use super::context::SkillContext;
 use super::{Diagnostic, ProfileId, Severity};
 use crate::clients::nagents::metadata;
 use crate::clients::tenxgraph::{self, LoadedSkill};
-use crate::clients::{claude_code, codex, copilot};
+use crate::clients::{claude_code, codex, copilot, gemini};
 use crate::python;
 
 /// What one client does with one skill.
@@ -133,6 +133,7 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
         ProfileId::ClaudeCode => claude_code_outcome(context),
         ProfileId::Codex => codex_outcome(context),
         ProfileId::Copilot => copilot_outcome(context),
+        ProfileId::Gemini => gemini_outcome(context),
         ProfileId::Spec | ProfileId::ClaudeUpload | ProfileId::Opencode => {
             match first_error(diagnostics, profile) {
                 Some(diagnostic) => Outcome::Skipped {
@@ -222,6 +223,21 @@ fn copilot_outcome(context: &SkillContext<'_>) -> Outcome {
             reason: drop.to_string(),
         },
         copilot::FileVerdict::Ignored(reason) => Outcome::Skipped {
+            reason: reason.to_string(),
+        },
+    }
+}
+
+/// Gemini CLI's verdict, from its model ([`gemini::file_verdict`]): the file as if its skill folder
+/// sat in one of Gemini's skill roots. Invalid UTF-8 is read as U+FFFD, as the client does. Gemini
+/// says nothing about a skill it drops; the reason is Skillforge's.
+fn gemini_outcome(context: &SkillContext<'_>) -> Outcome {
+    match gemini::file_verdict(context.source, &context.file.path) {
+        gemini::FileVerdict::Loads { name, description } => Outcome::Loads { name, description },
+        gemini::FileVerdict::Dropped(drop) => Outcome::Skipped {
+            reason: drop.to_string(),
+        },
+        gemini::FileVerdict::Ignored(reason) => Outcome::Skipped {
             reason: reason.to_string(),
         },
     }

@@ -94,6 +94,12 @@ impl ProfileId {
                          and the block of `codex debug prompt-input`",
                 suites: &["tests/fidelity/test_codex.py"],
             },
+            ProfileId::Gemini => Verification::Verified {
+                client: "the Gemini CLI 0.61.0 client",
+                method: "its model (`clients::gemini`); every verdict and the `# Available Agent Skills` \
+                         section against what the client sends the model",
+                suites: &["tests/fidelity/test_gemini.py"],
+            },
             ProfileId::ClaudeUpload => Verification::Unverified {
                 // No package carries `quick_validate.py`, and the upload service is online only.
                 basis: "from the upload documentation and the published `quick_validate.py`",

@@ -92,6 +92,21 @@ pub fn quote_value_edit(node: &Node, text: &str) -> TextEdit {
     }
 }
 
+/// Keeps the findings pushed from `from` on that name no profiles of their own away from Gemini CLI, for
+/// a rule in which Gemini's own model speaks for it with a finding of its own.
+pub fn not_for_gemini(findings: &mut [super::Finding], from: usize) {
+    for finding in findings.iter_mut().skip(from) {
+        if finding.only_profiles.is_none() {
+            finding.only_profiles = Some(
+                super::ProfileId::ALL
+                    .into_iter()
+                    .filter(|profile| *profile != super::ProfileId::Gemini)
+                    .collect(),
+            );
+        }
+    }
+}
+
 /// Whether `needle` occurs in `haystack` as a whole word (ASCII word boundaries).
 pub fn contains_word(haystack: &str, needle: &str) -> bool {
     let bytes = haystack.as_bytes();

@@ -20,7 +20,7 @@ crate::declare_rule! {
         name: "link-escapes-skill",
         group: "body",
         severity: Warning,
-        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: None,
         check: check,
     }

@@ -25,7 +25,7 @@ crate::declare_rule! {
         name: "link-target-missing",
         group: "body",
         severity: Warning,
-        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: Safe,
         check: check,
     }

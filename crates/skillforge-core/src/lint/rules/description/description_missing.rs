@@ -10,6 +10,10 @@ crate::declare_rule! {
     /// the specification; 10xGraph skips the skill (`Skipped: 'description' is missing or empty`) and upload
     /// refuses it. nagents falls back to the first body line.
     ///
+    /// For `gemini` it flags only a file in which Gemini CLI finds no `description` at all: it reads the value from
+    /// the YAML, else from any `description:` line (indented ones too), lists an empty one, and drops the skill
+    /// without a word when there is none.
+    ///
     /// ## Example
     /// ```yaml
     /// name: pdf-tools
@@ -21,13 +25,33 @@ crate::declare_rule! {
         name: "description-missing",
         group: "description",
         severity: Error,
-        profiles: [Spec, Tenxgraph, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Tenxgraph, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: None,
         check: check,
     }
 }
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
+    // Gemini CLI reads `description` from the YAML, else from any `description:` line: its own model says when it finds
+    // none (an empty value is listed, so it is not flagged for Gemini).
+    if context.selects(&[crate::lint::ProfileId::Gemini])
+        && crate::clients::gemini::frontmatter::parse_text(context.source)
+            == Err(crate::clients::gemini::Drop::MissingDescription)
+    {
+        findings.push(
+            Finding::new(
+                context.frontmatter_anchor(),
+                crate::clients::gemini::Drop::MissingDescription.to_string(),
+            )
+            .for_profiles(vec![crate::lint::ProfileId::Gemini]),
+        );
+    }
+    let from = findings.len();
+    check_yaml(context, findings);
+    super::super::not_for_gemini(findings, from);
+}
+
+fn check_yaml(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let Some(root) = context.frontmatter() else {
         return;
     };

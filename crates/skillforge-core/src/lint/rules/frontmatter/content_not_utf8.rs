@@ -19,7 +19,7 @@ crate::declare_rule! {
         name: "content-not-utf8",
         group: "frontmatter",
         severity: Error,
-        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: None,
         check: check,
     }

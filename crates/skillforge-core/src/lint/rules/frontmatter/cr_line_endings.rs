@@ -27,7 +27,7 @@ crate::declare_rule! {
         name: "cr-line-endings",
         group: "frontmatter",
         severity: Warning,
-        profiles: [Spec, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: Safe,
         check: check,
     }

@@ -24,7 +24,7 @@ crate::declare_rule! {
         name: "duplicate-key",
         group: "frontmatter",
         severity: Error,
-        profiles: [Spec, Tenxgraph, ClaudeUpload, Codex],
+        profiles: [Spec, Tenxgraph, ClaudeUpload, Codex, Gemini],
         fix: None,
         check: check,
     }

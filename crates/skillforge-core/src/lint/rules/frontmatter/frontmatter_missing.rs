@@ -10,6 +10,10 @@ crate::declare_rule! {
     /// reports the skill invalid, 10xGraph skips it, and upload refuses it; only lenient clients fall back to
     /// the folder name and the first body line.
     ///
+    /// For `gemini` it flags every file in which Gemini CLI's frontmatter expression finds no block (a BOM,
+    /// a blank first line, `--- ` with a trailing blank, a lone CR, no later line starting with `---`): Gemini
+    /// drops such a skill without a word.
+    ///
     /// For `codex` it also flags a file whose opening `---` ends in a lone carriage return: Codex splits
     /// lines at LF only, so its line 1 runs on past the `---` and it skips the skill (see `cr-line-endings`).
     ///
@@ -31,13 +35,33 @@ crate::declare_rule! {
         name: "frontmatter-missing",
         group: "frontmatter",
         severity: Error,
-        profiles: [Spec, Tenxgraph, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Tenxgraph, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: None,
         check: check,
     }
 }
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
+    // Gemini CLI matches its own regular expression on the file as read: a BOM, a blank first line, `--- `
+    // or a lone CR leave it no block, and any line starting with `---` closes one. Its finding stands
+    // alone, whatever the other clients see.
+    if context.selects(&[ProfileId::Gemini])
+        && crate::clients::gemini::frontmatter::frontmatter_block(context.source).is_none()
+    {
+        findings.push(
+            Finding::new(
+                context.frontmatter_anchor(),
+                crate::clients::gemini::Drop::NoFrontmatter.to_string(),
+            )
+            .for_profiles(vec![ProfileId::Gemini]),
+        );
+    }
+    let from = findings.len();
+    check_yaml(context, findings);
+    super::super::not_for_gemini(findings, from);
+}
+
+fn check_yaml(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     if matches!(context.layout, Err(LayoutError::Missing)) {
         findings.push(Finding::new(
             context.frontmatter_anchor(),

@@ -26,7 +26,7 @@ crate::declare_rule! {
         name: "plain-scalar-colon",
         group: "frontmatter",
         severity: Error,
-        profiles: [Spec, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: Safe,
         check: check,
     }

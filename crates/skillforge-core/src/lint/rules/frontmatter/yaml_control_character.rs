@@ -23,7 +23,7 @@ crate::declare_rule! {
         name: "yaml-control-character",
         group: "frontmatter",
         severity: Error,
-        profiles: [Spec, Tenxgraph, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Tenxgraph, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: Unsafe,
         check: check,
     }

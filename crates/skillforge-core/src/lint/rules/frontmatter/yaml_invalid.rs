@@ -26,20 +26,21 @@ crate::declare_rule! {
         name: "yaml-invalid",
         group: "frontmatter",
         severity: Error,
-        profiles: [Spec, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: None,
         check: check,
     }
 }
 
 /// The profiles whose clients read YAML as the project's parser does (all of the rule's but 10xgraph).
-const YAML_PARSER_PROFILES: [ProfileId; 6] = [
+const YAML_PARSER_PROFILES: [ProfileId; 7] = [
     ProfileId::Spec,
     ProfileId::ClaudeCode,
     ProfileId::ClaudeUpload,
     ProfileId::Codex,
     ProfileId::Copilot,
     ProfileId::Opencode,
+    ProfileId::Gemini,
 ];
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {

@@ -10,6 +10,10 @@ crate::declare_rule! {
     /// empty`), upload refuses it, Copilot cannot match it to its folder. nagents, Codex and Claude Code fall
     /// back to the folder name.
     ///
+    /// For `gemini` it flags only a file in which Gemini CLI finds no `name` at all: it reads the value from
+    /// the YAML, else from any `name:` line (indented ones too), lists an empty one, and drops the skill
+    /// without a word when there is none.
+    ///
     /// ## Example
     /// ```yaml
     /// description: Extract text from PDFs.
@@ -21,13 +25,33 @@ crate::declare_rule! {
         name: "name-missing",
         group: "name",
         severity: Error,
-        profiles: [Spec, Tenxgraph, ClaudeUpload, Copilot, Opencode],
+        profiles: [Spec, Tenxgraph, ClaudeUpload, Copilot, Opencode, Gemini],
         fix: Unsafe,
         check: check,
     }
 }
 
 fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
+    // Gemini CLI reads `name` from the YAML, else from any `name:` line: its own model says when it finds
+    // none (an empty value is listed, so it is not flagged for Gemini).
+    if context.selects(&[crate::lint::ProfileId::Gemini])
+        && crate::clients::gemini::frontmatter::parse_text(context.source)
+            == Err(crate::clients::gemini::Drop::MissingName)
+    {
+        findings.push(
+            Finding::new(
+                context.frontmatter_anchor(),
+                crate::clients::gemini::Drop::MissingName.to_string(),
+            )
+            .for_profiles(vec![crate::lint::ProfileId::Gemini]),
+        );
+    }
+    let from = findings.len();
+    check_yaml(context, findings);
+    super::super::not_for_gemini(findings, from);
+}
+
+fn check_yaml(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     let Some(root) = context.frontmatter() else {
         return;
     };

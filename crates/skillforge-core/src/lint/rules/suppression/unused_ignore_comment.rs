@@ -20,7 +20,7 @@ crate::declare_rule! {
         name: "unused-ignore-comment",
         group: "suppression",
         severity: Warning,
-        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: Safe,
         check: check,
     }

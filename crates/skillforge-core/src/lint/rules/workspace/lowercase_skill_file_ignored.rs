@@ -21,7 +21,7 @@ crate::declare_rule! {
         name: "lowercase-skill-file-ignored",
         group: "workspace",
         severity: Warning,
-        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: None,
         check: check,
     }

@@ -22,7 +22,7 @@ crate::declare_rule! {
         name: "skill-file-name-case",
         group: "workspace",
         severity: Error,
-        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode],
+        profiles: [Spec, Nagents, Tenxgraph, ClaudeCode, ClaudeUpload, Codex, Copilot, Opencode, Gemini],
         fix: None,
         check: check,
     }
