@@ -7,6 +7,7 @@ use crate::clients::claude_code::ClaudeCode;
 use crate::clients::codex::Codex;
 use crate::clients::listing::{CatalogDialect, CatalogLimits, CatalogPreview, Client};
 use crate::clients::nagents::listing::Nagents;
+use crate::clients::opencode::Opencode;
 use crate::clients::skills_ref::SkillsRef;
 use crate::clients::tenxgraph::listing::Tenxgraph;
 
@@ -28,7 +29,8 @@ where
         + ReadsFor<Tenxgraph>
         + ReadsFor<SkillsRef>
         + ReadsFor<ClaudeCode>
-        + ReadsFor<Codex>,
+        + ReadsFor<Codex>
+        + ReadsFor<Opencode>,
 {
     match dialect {
         CatalogDialect::Nagents => list::<Nagents, S>(source, limits, buffers),
@@ -36,6 +38,7 @@ where
         CatalogDialect::SkillsRef => list::<SkillsRef, S>(source, limits, buffers),
         CatalogDialect::ClaudeCode => list::<ClaudeCode, S>(source, limits, buffers),
         CatalogDialect::Codex => list::<Codex, S>(source, limits, buffers),
+        CatalogDialect::Opencode => list::<Opencode, S>(source, limits, buffers),
     }
 }
 

@@ -24,6 +24,7 @@ use crate::clients::nagents::discovery::{
 use crate::clients::nagents::listing::Nagents;
 use crate::clients::nagents::metadata::parse_skill_metadata;
 use crate::clients::nagents::partition;
+use crate::clients::opencode::{self, Opencode};
 use crate::clients::skills_ref::{SkillsRef, SkillsRefSkill};
 use crate::clients::tenxgraph::listing::Tenxgraph;
 use crate::clients::tenxgraph::registry::{self as tenxgraph, Registry, ScannedDir};
@@ -86,6 +87,8 @@ struct Document {
     claude_code: Option<claude_code::Skill>,
     /// Codex's verdict, its depth below a skills root not applied yet.
     codex: codex::FileVerdict,
+    /// OpenCode's verdict (it reads any SKILL.md below a root, at any depth).
+    opencode: opencode::FileVerdict,
 }
 
 impl Document {
@@ -117,8 +120,17 @@ impl Document {
                 surroundings.codex_policy.as_deref(),
             )
         };
+        // OpenCode reads the bytes as UTF-8 with U+FFFD for invalid ones, as the text already is.
+        let opencode = if exact_name {
+            opencode::file_verdict(text.as_bytes())
+        } else {
+            opencode::FileVerdict::Dropped(
+                "OpenCode reads only files named exactly `SKILL.md`".to_string(),
+            )
+        };
         Self {
             path: path.to_path_buf(),
+            opencode,
             skills_ref: skills_ref_properties(text, &resolved.display().to_string())
                 .map_err(|error| format!("{display}: {error}")),
             claude_code,
@@ -304,7 +316,10 @@ impl CatalogSession {
     pub fn reads_documents(dialect: CatalogDialect) -> bool {
         matches!(
             dialect,
-            CatalogDialect::SkillsRef | CatalogDialect::ClaudeCode | CatalogDialect::Codex
+            CatalogDialect::SkillsRef
+                | CatalogDialect::ClaudeCode
+                | CatalogDialect::Codex
+                | CatalogDialect::Opencode
         )
     }
 
@@ -610,6 +625,43 @@ impl ReadsFor<Codex> for CatalogSession {
     }
 }
 
+impl ReadsFor<Opencode> for CatalogSession {
+    /// Every SKILL.md under the open folders as if they were OpenCode's `.opencode/skills` roots
+    /// (any depth, hidden folders skipped), one skill per name: the last read, as the client keeps one
+    /// of them (which one changes from run to run). The client's own `customize-opencode` is left out,
+    /// as Claude Code's own entries are; the preview's note says so.
+    fn read_for(&self, buffers: &[Buffer]) -> (Vec<opencode::discovery::Loaded>, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut found = Vec::new();
+        for document in self.documents(buffers) {
+            let relative = self
+                .roots
+                .iter()
+                .find_map(|root| document.path.strip_prefix(root).ok());
+            let hidden = relative.and_then(Path::parent).is_some_and(|folders| {
+                folders
+                    .components()
+                    .any(|name| name.as_os_str().as_encoded_bytes().starts_with(b"."))
+            });
+            if hidden {
+                continue;
+            }
+            if let opencode::FileVerdict::Dropped(reason) = &document.opencode {
+                problems.push(format!(
+                    "{}: OpenCode drops it: {reason}",
+                    document.path.display()
+                ));
+            }
+            found.push(opencode::discovery::Found {
+                path: document.path.clone(),
+                verdict: document.opencode,
+            });
+        }
+        let skills = opencode::discovery::keep_one_per_name(&found, false);
+        (skills, self.with_unreadable(problems))
+    }
+}
+
 fn split<T>(
     documents: Vec<Document>,
     pick: impl Fn(Document) -> Result<T, String>,
@@ -722,6 +774,7 @@ mod tests {
             CatalogDialect::SkillsRef,
             CatalogDialect::ClaudeCode,
             CatalogDialect::Codex,
+            CatalogDialect::Opencode,
         ] {
             let preview = session.preview(dialect, &limits, &[]);
             let names: Vec<&str> = preview.entries.iter().map(|e| e.name.as_str()).collect();

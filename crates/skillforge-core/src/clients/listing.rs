@@ -12,7 +12,9 @@
 //!   skills-ref);
 //! - Claude Code: [`crate::clients::claude_code`], the listing of the 2.1.332 binary (checked against it);
 //! - Codex: [`crate::clients::codex`], the `<skills_instructions>` block of the 0.171.0 binary (checked
-//!   against it).
+//!   against it);
+//! - OpenCode: [`crate::clients::opencode`], the skills section of the 1.18.33 binary (checked against
+//!   it; no budget).
 
 use serde::{Deserialize, Serialize};
 
@@ -52,15 +54,19 @@ pub enum CatalogDialect {
     /// Codex's `## Skills` listing.
     #[serde(rename = "codex")]
     Codex,
+    /// OpenCode's `<available_skills>` section.
+    #[serde(rename = "opencode")]
+    Opencode,
 }
 
 impl CatalogDialect {
-    pub const ALL: [CatalogDialect; 5] = [
+    pub const ALL: [CatalogDialect; 6] = [
         CatalogDialect::Nagents,
         CatalogDialect::Tenxgraph,
         CatalogDialect::SkillsRef,
         CatalogDialect::ClaudeCode,
         CatalogDialect::Codex,
+        CatalogDialect::Opencode,
     ];
 
     /// The name used on the command line and over IPC.
@@ -71,6 +77,7 @@ impl CatalogDialect {
             CatalogDialect::SkillsRef => "skills-ref",
             CatalogDialect::ClaudeCode => "claude-code",
             CatalogDialect::Codex => "codex",
+            CatalogDialect::Opencode => "opencode",
         }
     }
 

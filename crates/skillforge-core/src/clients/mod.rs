@@ -10,12 +10,14 @@
 //! - [`skills_ref`]: skills-ref 0.1.1, the specification's reference library;
 //! - [`claude_code`], [`codex`]: Claude Code 2.1.332 and Codex 0.171.0, modelled from the real binaries
 //!   (their discovery for `listing --project`, the same model over given folders for the ROOTS form and
-//!   the app, and the per-file verdicts of `lint`), all checked against the binaries.
+//!   the app, and the per-file verdicts of `lint`), all checked against the binaries;
+//! - [`opencode`]: OpenCode 1.18.33, modelled from the real binary the same way.
 
 pub mod claude_code;
 pub mod codex;
 pub mod listing;
 pub mod nagents;
+pub mod opencode;
 pub mod skills_ref;
 pub mod tenxgraph;
 

@@ -9,7 +9,7 @@ use super::context::SkillContext;
 use super::{Diagnostic, ProfileId, Severity};
 use crate::clients::nagents::metadata;
 use crate::clients::tenxgraph::{self, LoadedSkill};
-use crate::clients::{claude_code, codex};
+use crate::clients::{claude_code, codex, opencode};
 use crate::python;
 
 /// What one client does with one skill.
@@ -132,7 +132,8 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
         },
         ProfileId::ClaudeCode => claude_code_outcome(context),
         ProfileId::Codex => codex_outcome(context),
-        ProfileId::Spec | ProfileId::ClaudeUpload | ProfileId::Copilot | ProfileId::Opencode => {
+        ProfileId::Opencode => opencode_outcome(context),
+        ProfileId::Spec | ProfileId::ClaudeUpload | ProfileId::Copilot => {
             match first_error(diagnostics, profile) {
                 Some(diagnostic) => Outcome::Skipped {
                     reason: format!(
@@ -186,6 +187,24 @@ fn codex_outcome(context: &SkillContext<'_>) -> Outcome {
         codex::FileVerdict::Ignored(reason) => Outcome::Skipped {
             reason: reason.to_string(),
         },
+    }
+}
+
+/// OpenCode's verdict, from its model ([`opencode::file_verdict`]): any SKILL.md below one of its roots
+/// is read, at any depth; invalid UTF-8 is read as U+FFFD, as the client does.
+fn opencode_outcome(context: &SkillContext<'_>) -> Outcome {
+    if opencode::hidden_in_config_root(&context.file.path) {
+        return Outcome::Skipped {
+            reason: opencode::HIDDEN_IGNORED.to_string(),
+        };
+    }
+    match opencode::file_verdict(context.source.as_bytes()) {
+        opencode::FileVerdict::Listed { name, description } => Outcome::Loads { name, description },
+        opencode::FileVerdict::Unlisted { name } => Outcome::Unlisted {
+            name,
+            reason: opencode::NO_DESCRIPTION_UNLISTED.to_string(),
+        },
+        opencode::FileVerdict::Dropped(reason) => Outcome::Skipped { reason },
     }
 }
 

@@ -101,8 +101,11 @@ impl ProfileId {
             ProfileId::Copilot => Verification::Unverified {
                 basis: "from documentation",
             },
-            ProfileId::Opencode => Verification::Unverified {
-                basis: "from documentation",
+            ProfileId::Opencode => Verification::Verified {
+                client: "the OpenCode 1.18.33 binary",
+                method: "its model (`clients::opencode`); every verdict against `opencode debug skill` and the \
+                         listing against the skills section of the system prompt `opencode run` sends",
+                suites: &["tests/fidelity/test_opencode.py"],
             },
         }
     }
@@ -142,7 +145,7 @@ mod tests {
     #[test]
     fn unverified_profiles_say_so_in_their_label() {
         assert_eq!(
-            ProfileId::Opencode.verification().label(),
+            ProfileId::Copilot.verification().label(),
             "unverified: from documentation"
         );
         assert!(ProfileId::Codex
