@@ -219,7 +219,11 @@ pub fn keep_one_per_name(found: &[Found], with_builtin: bool) -> Vec<Loaded> {
         match skills.iter_mut().find(|skill| skill.name == *name) {
             Some(skill) => {
                 let replaced = std::mem::replace(&mut skill.location, location);
-                skill.rivals.push(replaced);
+                // The built-in goes in before any file is read, so a file of its name always replaces
+                // it; only files are rivals of one another.
+                if replaced != builtin::LOCATION {
+                    skill.rivals.push(replaced);
+                }
                 skill.description = description;
             }
             None => skills.push(Loaded {
@@ -364,7 +368,7 @@ mod tests {
         );
         assert_eq!(skills.len(), 2);
         assert_eq!(skills[0].location, "/b");
-        assert_eq!(skills[0].rivals, ["<built-in>"]);
+        assert!(skills[0].rivals.is_empty());
         assert_eq!(skills[1].location, "/c");
         assert_eq!(skills[1].rivals, ["/a"]);
     }

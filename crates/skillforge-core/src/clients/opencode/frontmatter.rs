@@ -263,11 +263,23 @@ pub fn safe_load(text: &str) -> Matter {
 /// takes it:
 /// - a tab as the separator after a key's colon (`description:\tx`, `tab-value`) is a space;
 /// - after a quoted value, more `key: value` on the same line is another pair (`description: "a" b: c`
-///   gives `a`, `colon-quote-start` and `colon-single-then`): it is put on a line of its own.
+///   gives `a`, `colon-quote-start` and `colon-single-then`): it is put on a line of its own;
+/// - tabs before a `key:` are separation, not indentation (js-yaml counts only spaces): the key is a
+///   top-level one (`f-tab-meta` loads).
 fn js_yaml_lenient(text: &str) -> String {
     let lines: Vec<String> = text
         .split('\n')
         .map(|line| {
+            let untabbed = line.trim_start_matches('\t');
+            let line = if untabbed.len() < line.len()
+                && untabbed.find(':').is_some_and(|at| {
+                    untabbed[at + 1..].is_empty()
+                        || untabbed[at + 1..].starts_with([' ', '\t', '\r'])
+                }) {
+                untabbed
+            } else {
+                line
+            };
             let starts_key = line
                 .chars()
                 .next()
@@ -376,6 +388,9 @@ fn convert(text: &str, node: &Node, anchors: &mut Vec<(usize, Js)>) -> Result<Js
         }
         Value::Mapping { entries, .. } => {
             let mut fields: Vec<(String, Js)> = Vec::new();
+            // Keys a `<<` merge brought in: a key written in the mapping itself replaces one of these
+            // instead of being a duplicate.
+            let mut merged_keys: Vec<String> = Vec::new();
             for entry in entries {
                 let key = convert(text, &entry.key, anchors)?;
                 let value = convert(text, &entry.value, anchors)?;
@@ -388,6 +403,7 @@ fn convert(text: &str, node: &Node, anchors: &mut Vec<(usize, Js)>) -> Result<Js
                     if let Js::Object(merged) = value {
                         for (name, value) in merged {
                             if !fields.iter().any(|(existing, _)| *existing == name) {
+                                merged_keys.push(name.clone());
                                 fields.push((name, value));
                             }
                         }
@@ -402,10 +418,16 @@ fn convert(text: &str, node: &Node, anchors: &mut Vec<(usize, Js)>) -> Result<Js
                         .as_scalar()
                         .map_or_else(|| other.kind().to_string(), |(text, _)| text.to_string()),
                 };
-                if fields.iter().any(|(existing, _)| *existing == key) {
-                    return Err(Failure::Yaml(format!("duplicated mapping key `{key}`")));
+                match fields.iter().position(|(existing, _)| *existing == key) {
+                    Some(slot) if merged_keys.contains(&key) => {
+                        merged_keys.retain(|merged| *merged != key);
+                        fields[slot].1 = value;
+                    }
+                    Some(_) => {
+                        return Err(Failure::Yaml(format!("duplicated mapping key `{key}`")));
+                    }
+                    None => fields.push((key, value)),
                 }
-                fields.push((key, value));
             }
             Js::Object(fields)
         }
