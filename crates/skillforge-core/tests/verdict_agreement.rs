@@ -1,4 +1,4 @@
-//! Under the profiles of clients whose verdict comes from a model of the real binary (Codex, Claude Code),
+//! Under the profiles of clients whose verdict comes from a model of the real binary (Codex, Claude Code, OpenCode),
 //! a refused skill has an error finding saying why, and an error finding means the client refuses the
 //! skill or misreads it (the rules in [`MISREADS`]): over every fixture SKILL.md, one profile at a time.
 //! (That the verdicts are the clients' own is checked against the binaries in tests/fidelity.)
@@ -106,7 +106,7 @@ const MISREADS: &[(ProfileId, &str, &str)] = &[
 fn errors_and_refusals_agree_for_the_modelled_clients() {
     let mut disagreements = Vec::new();
     let mut checked = 0;
-    for profile in [ProfileId::Codex, ProfileId::ClaudeCode] {
+    for profile in [ProfileId::Codex, ProfileId::ClaudeCode, ProfileId::Opencode] {
         let options = LintOptions {
             profiles: vec![profile],
             config: Config::default(),

@@ -54,33 +54,75 @@ impl FileVerdict {
     }
 }
 
-/// The verdict on one `SKILL.md` with these bytes (the keep rule of the client's loader: the data a
-/// plain object, `name` a string, `description` a string or absent; nothing else is looked at).
-pub fn file_verdict(bytes: &[u8]) -> FileVerdict {
+/// Why OpenCode drops a file (it says nothing itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Drop {
+    /// The file does not start with `---` (or starts with `----`): gray-matter finds no block.
+    NoBlock,
+    /// The opening line names a language gray-matter has no parser for (with no line feed in the file,
+    /// the whole text after `---` is that name).
+    Language(String),
+    /// The YAML throws, before and after the sanitizer.
+    Yaml(String),
+    /// The frontmatter is empty or only comments: no `name`.
+    Empty,
+    /// The frontmatter is a scalar or a list.
+    NotMapping(&'static str),
+    NoName,
+    NameNotString(&'static str),
+    DescriptionNotString(&'static str),
+}
+
+impl std::fmt::Display for Drop {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Drop::NoBlock => write!(
+                formatter,
+                "no frontmatter: the file does not start with `---` (gray-matter's opener), so there is no `name`"
+            ),
+            Drop::Language(language) if language.contains('\r') => write!(
+                formatter,
+                "no line feed ends the opening `---` (lone carriage returns do not end a line for gray-matter), \
+                 so the rest of the text is read as the name of a frontmatter language"
+            ),
+            Drop::Language(language) => {
+                let shown: String = language.chars().take(40).collect();
+                write!(
+                    formatter,
+                    "the opening `---{shown}` names a frontmatter language gray-matter has no parser for"
+                )
+            }
+            Drop::Yaml(message) => write!(
+                formatter,
+                "its YAML fails js-yaml 3 (safeLoad) even after OpenCode's rewrite of `key: value: …` lines: \
+                 {message}"
+            ),
+            Drop::Empty => write!(formatter, "the frontmatter is empty, so there is no `name`"),
+            Drop::NotMapping(kind) => {
+                write!(formatter, "the frontmatter is {kind}, not a mapping of keys")
+            }
+            Drop::NoName => write!(formatter, "no `name` key"),
+            Drop::NameNotString(kind) => write!(formatter, "`name` is {kind}, not a string"),
+            Drop::DescriptionNotString(kind) => write!(
+                formatter,
+                "`description` is {kind}; OpenCode takes a string or no description at all"
+            ),
+        }
+    }
+}
+
+/// What OpenCode keeps of one `SKILL.md` with these bytes: its name and description (`None`: no
+/// `description` key), or why it drops it. The keep rule of the client's loader: the data a plain
+/// object, `name` a string, `description` a string or absent; nothing else is looked at.
+pub fn judge(bytes: &[u8]) -> Result<(String, Option<String>), Drop> {
     let text = frontmatter::decode(bytes);
     let parsed = frontmatter::parse(&text);
     let fields = match parsed.data {
         Ok(Some(Js::Object(fields))) => fields,
-        Ok(None) => {
-            return dropped("the frontmatter is empty, so there is no `name`".to_string());
-        }
-        Ok(Some(other)) => {
-            return dropped(format!(
-                "the frontmatter is {}, not a mapping of keys",
-                other.kind()
-            ));
-        }
-        Err(Failure::Language(language)) => {
-            return dropped(format!(
-                "the opening `---{language}` names a frontmatter language gray-matter has no parser for"
-            ));
-        }
-        Err(Failure::Yaml(message)) => {
-            return dropped(format!(
-                "its YAML fails js-yaml 3 (safeLoad) even after OpenCode's rewrite of `key: value: …` lines: \
-                 {message}"
-            ));
-        }
+        Ok(None) => return Err(Drop::Empty),
+        Ok(Some(other)) => return Err(Drop::NotMapping(other.kind())),
+        Err(Failure::Language(language)) => return Err(Drop::Language(language)),
+        Err(Failure::Yaml(message)) => return Err(Drop::Yaml(message)),
     };
     let get = |key: &str| {
         fields
@@ -90,25 +132,24 @@ pub fn file_verdict(bytes: &[u8]) -> FileVerdict {
     };
     let name = match get("name") {
         Some(Js::String(name)) => name.clone(),
-        Some(other) => return dropped(format!("`name` is {}, not a string", other.kind())),
-        None if fields.is_empty() && !text.starts_with("---") => {
-            return dropped(
-                "no frontmatter: the file does not start with `---`, so there is no `name`"
-                    .to_string(),
-            )
-        }
-        None => return dropped("no `name` key".to_string()),
+        Some(other) => return Err(Drop::NameNotString(other.kind())),
+        None if !text.starts_with("---") || text.starts_with("----") => return Err(Drop::NoBlock),
+        None if fields.is_empty() => return Err(Drop::Empty),
+        None => return Err(Drop::NoName),
     };
     match get("description") {
-        Some(Js::String(description)) => FileVerdict::Listed {
-            name,
-            description: description.clone(),
-        },
-        None => FileVerdict::Unlisted { name },
-        Some(other) => dropped(format!(
-            "`description` is {}; OpenCode takes a string or no description at all",
-            other.kind()
-        )),
+        Some(Js::String(description)) => Ok((name, Some(description.clone()))),
+        None => Ok((name, None)),
+        Some(other) => Err(Drop::DescriptionNotString(other.kind())),
+    }
+}
+
+/// The verdict on one `SKILL.md` with these bytes ([`judge`]).
+pub fn file_verdict(bytes: &[u8]) -> FileVerdict {
+    match judge(bytes) {
+        Ok((name, Some(description))) => FileVerdict::Listed { name, description },
+        Ok((name, None)) => FileVerdict::Unlisted { name },
+        Err(drop) => FileVerdict::Dropped(format!("{drop}; {SILENT}")),
     }
 }
 
@@ -124,10 +165,6 @@ pub fn hidden_in_config_root(path: &std::path::Path) -> bool {
         .iter()
         .flatten()
         .any(|name| name.as_encoded_bytes().starts_with(b"."))
-}
-
-fn dropped(reason: String) -> FileVerdict {
-    FileVerdict::Dropped(format!("{reason}; {SILENT}"))
 }
 
 #[cfg(test)]
