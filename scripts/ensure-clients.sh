@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
-# Installs the real Codex and Claude Code clients, pinned, into a cache folder outside the repository, only when
-# missing, and prints their native binaries as shell assignments:
+# Installs the real Codex, Claude Code and OpenCode clients, pinned, into a cache folder outside the repository, only
+# when missing, and prints their native binaries as shell assignments:
 #
 #   CODEX_BIN=/…/codex
 #   CLAUDE_BIN=/…/claude
+#   OPENCODE_BIN=/…/opencode
 #
 # so a caller can `eval "$(scripts/ensure-clients.sh)"`. Progress goes to stderr.
 #
 # Cache: $SKILLFORGE_CLIENTS_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/skillforge/clients; each client gets its own
-# npm prefix there, named after the package and its version (codex@0.171.0, claude-code@2.1.332), so another pin
+# npm prefix there, named after the package and its version (codex@0.171.0, claude-code@2.1.332, opencode@1.18.33), so another pin
 # installs beside it instead of over it. A client counts as installed when its package.json carries the pinned
 # version and its native binary exists and answers `--version` with that version; otherwise it is (re)installed.
-# The versions can be overridden with CODEX_VERSION / CLAUDE_CODE_VERSION (the fidelity suite pins the defaults).
+# The versions can be overridden with CODEX_VERSION / CLAUDE_CODE_VERSION / OPENCODE_VERSION (the fidelity suite pins
+# the defaults). OpenCode's native binary is a Bun executable in `opencode-<os>-<arch>`; npm warns that the
+# `opencode-ai` postinstall did not run, which nothing here needs (the binary is used directly). Its skill tool lists
+# a skill's files with ripgrep (`rg` on PATH); the listing and `debug skill` the fidelity suite uses do not.
 # Claude Code declares Node 22 in its package.json; npm only warns on Node 20 and the native binary runs without Node.
 set -euo pipefail
 
 CODEX_VERSION="${CODEX_VERSION:-0.171.0}"
 CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.332}"
+OPENCODE_VERSION="${OPENCODE_VERSION:-1.18.33}"
 cache="${SKILLFORGE_CLIENTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/skillforge/clients}"
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,10 +36,12 @@ case "$(uname -s)-$(uname -m)" in
   Linux-x86_64)
     codex_rel="node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
     claude_rel="node_modules/@anthropic-ai/claude-code-linux-x64/claude"
+    opencode_rel="node_modules/opencode-linux-x64/bin/opencode"
     ;;
   Linux-aarch64)
     codex_rel="node_modules/@openai/codex-linux-arm64/vendor/aarch64-unknown-linux-musl/bin/codex"
     claude_rel="node_modules/@anthropic-ai/claude-code-linux-arm64/claude"
+    opencode_rel="node_modules/opencode-linux-arm64/bin/opencode"
     ;;
   *)
     echo "ensure-clients: no native client binaries known for $(uname -s)-$(uname -m)" >&2
@@ -75,4 +82,5 @@ ensure() {
 
 codex_bin="$(ensure codex @openai/codex "$CODEX_VERSION" "$codex_rel")"
 claude_bin="$(ensure claude-code @anthropic-ai/claude-code "$CLAUDE_CODE_VERSION" "$claude_rel")"
-printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\n' "$codex_bin" "$claude_bin"
+opencode_bin="$(ensure opencode opencode-ai "$OPENCODE_VERSION" "$opencode_rel")"
+printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nOPENCODE_BIN=%q\n' "$codex_bin" "$claude_bin" "$opencode_bin"
