@@ -51,9 +51,10 @@ import opencode_client as oc  # noqa: E402
 import real_clients as rc  # noqa: E402
 from fidelity_common import Results, shorten  # noqa: E402
 
-# Checks this suite runs today: a listing and a verdict-set check per case (9 cases), and one verdict per
-# linted SKILL.md. A smaller count means cases or skills were lost.
-MIN_CASES = 669
+# Checks this suite runs today: over 10 client starts (probes, mutations, order, layout, home, walkup, git, empty,
+# fixtures, world), a listing and an "every loaded skill was linted" check each, one verdict per linted SKILL.md,
+# and one check per name several fixtures share. A smaller count means cases or skills were lost.
+MIN_CASES = 841
 
 ROOTS = (".opencode/skills", ".opencode/skill", ".claude/skills", ".agents/skills")
 
