@@ -395,6 +395,20 @@ def settle_duplicates(expected: str, actual: str, shared: dict, verdicts: dict, 
     return expected
 
 
+# Cases whose skills sit in one root with no hidden folder and no shared name, where the ROOTS form (the app's
+# preview of the open folders) must print the client's section without its built-in entry.
+ROOTS_FORM_CASES = {"probes", "mutations", "order", "world"}
+
+
+def check_roots_form(case: Case, cwd: Path, binary: str, env: dict, section: str, results: Results) -> None:
+    roots = [str(cwd / root) for root in ROOTS if (cwd / root).is_dir()]
+    out = subprocess.run([binary, "listing", "--dialect", "opencode", *roots], env=env, capture_output=True,
+                         timeout=300)
+    builtin = [block for block in blocks(section) if block_name(block) == "customize-opencode"]
+    expected = section.replace(builtin[0] + "\n", "", 1) if builtin else section
+    results.check(f"{case.case_id}: listing of the ROOTS form", expected, out.stdout.decode("utf-8", "replace"))
+
+
 def run_case(case: Case, binary: str, results: Results, keep: Path | None) -> None:
     base = Path(tempfile.mkdtemp(prefix="sf-oc-"))
     try:
@@ -426,6 +440,8 @@ def run_case(case: Case, binary: str, results: Results, keep: Path | None) -> No
             diff = difflib.unified_diff(expected_section.splitlines(), actual_section.splitlines(), "opencode",
                                         "skillforge", lineterm="", n=1)
             print("\n".join(list(diff)[:60]), file=sys.stderr)
+        if case.case_id in ROOTS_FORM_CASES and outcome.section is not None:
+            check_roots_form(case, cwd, binary, env, outcome.section, results)
         if outcome.loaded is None:
             return
         by_location = {entry["location"]: entry for entry in outcome.loaded}
