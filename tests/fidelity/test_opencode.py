@@ -52,9 +52,9 @@ import real_clients as rc  # noqa: E402
 from fidelity_common import Results, shorten  # noqa: E402
 
 # Checks this suite runs today: over 10 client starts (probes, mutations, order, layout, home, walkup, git, empty,
-# fixtures, world), a listing and an "every loaded skill was linted" check each, one verdict per linted SKILL.md,
-# and one check per name several fixtures share. A smaller count means cases or skills were lost.
-MIN_CASES = 841
+# fixtures, world), a listing and an "every loaded skill was linted" check each, the ROOTS form on 4 of them, one
+# verdict per linted SKILL.md, and one check per name several fixtures share. A smaller count means cases or skills were lost.
+MIN_CASES = 845
 
 ROOTS = (".opencode/skills", ".opencode/skill", ".claude/skills", ".agents/skills")
 
