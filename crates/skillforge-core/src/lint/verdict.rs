@@ -198,13 +198,18 @@ fn opencode_outcome(context: &SkillContext<'_>) -> Outcome {
             reason: opencode::HIDDEN_IGNORED.to_string(),
         };
     }
-    match opencode::file_verdict(context.source.as_bytes()) {
-        opencode::FileVerdict::Listed { name, description } => Outcome::Loads { name, description },
-        opencode::FileVerdict::Unlisted { name } => Outcome::Unlisted {
-            name,
+    match context.opencode() {
+        Ok((name, Some(description))) => Outcome::Loads {
+            name: name.clone(),
+            description: description.clone(),
+        },
+        Ok((name, None)) => Outcome::Unlisted {
+            name: name.clone(),
             reason: opencode::NO_DESCRIPTION_UNLISTED.to_string(),
         },
-        opencode::FileVerdict::Dropped(reason) => Outcome::Skipped { reason },
+        Err(drop) => Outcome::Skipped {
+            reason: format!("{drop}; {}", opencode::SILENT),
+        },
     }
 }
 

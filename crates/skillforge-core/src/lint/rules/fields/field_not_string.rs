@@ -55,9 +55,9 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
 /// OpenCode drops a skill whose `name` is not a string or whose `description` is neither a string
 /// nor absent, as js-yaml 3 types them (dates are `Date`s, `yes` is text) ([`opencode::judge`]).
 fn opencode(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
-    let (key, kind) = match opencode::judge(context.source.as_bytes()) {
-        Err(opencode::Drop::NameNotString(kind)) => ("name", kind),
-        Err(opencode::Drop::DescriptionNotString(kind)) => ("description", kind),
+    let (key, kind) = match context.opencode() {
+        Err(opencode::Drop::NameNotString(kind)) => ("name", *kind),
+        Err(opencode::Drop::DescriptionNotString(kind)) => ("description", *kind),
         _ => return,
     };
     let range = context

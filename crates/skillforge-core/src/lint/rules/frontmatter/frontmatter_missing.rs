@@ -42,8 +42,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     // gray-matter wants `---` at the very start: an indented or spaced opener the layout accepts is none.
     if !missing
         && context.selects(&[ProfileId::Opencode])
-        && crate::clients::opencode::judge(context.source.as_bytes())
-            == Err(crate::clients::opencode::Drop::NoBlock)
+        && *context.opencode() == Err(crate::clients::opencode::Drop::NoBlock)
     {
         findings.push(
             Finding::new(

@@ -95,8 +95,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
 /// OpenCode reads the frontmatter with gray-matter and js-yaml 3, retried after its sanitizer
 /// ([`opencode::judge`]): the finding is its refusal, whatever the project's parser thinks.
 fn opencode(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
-    if let Err(drop @ (opencode::Drop::Yaml(_) | opencode::Drop::Language(_))) =
-        opencode::judge(context.source.as_bytes())
+    if let Err(drop @ (opencode::Drop::Yaml(_) | opencode::Drop::Language(_))) = context.opencode()
     {
         findings.push(
             Finding::new(
