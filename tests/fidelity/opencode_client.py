@@ -164,7 +164,7 @@ def system_section(requests: list[dict]) -> str | None:
     return None
 
 
-def run(project: Path, home: Path, with_section: bool = True) -> Outcome:
+def run(project: Path, home: Path, with_section: bool = True, extra_env: dict[str, str] | None = None) -> Outcome:
     """Starts OpenCode in `project` with `home` as HOME: `opencode run hi` (the section) and `opencode debug
     skill` (the loaded skills), each bounded in time and stopped by its process group."""
     opencode = binary()
@@ -176,6 +176,7 @@ def run(project: Path, home: Path, with_section: bool = True) -> Outcome:
         with FakeOpenAI() as server:
             config_file.write_text(json.dumps(provider_config(server.server.server_address[1])))
             env = environment(home, config_file)
+            env.update(extra_env or {})
             if with_section:
                 done = rc.run_bounded([opencode, "run", "hi"], cwd=project, env=env, timeout=RUN_TIMEOUT)
                 if done.returncode != 0:

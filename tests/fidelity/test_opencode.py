@@ -16,8 +16,8 @@ test time:
 OpenCode has no budget, so a case is one project holding many skills: every probe of client_probes.py, many
 mutated frontmatters (quotes, colons, flow collections, block scalars, anchors, tags, dates, numbers,
 duplicate keys, tabs, control characters, CRLF, unclosed blocks, gray-matter languages), the collation order,
-layouts (depth, hidden folders per root kind, links, the walk up to the git root, HOME's roots), an empty
-project, every fixture tree of the repository, and 300 real-world-shaped skills. Where several files load
+layouts (depth, hidden folders per root kind, links, the walk up to the git root, HOME's roots), the
+environment switches and `$OPENCODE_CONFIG_DIR`, an empty project, every fixture tree of the repository, and 300 real-world-shaped skills. Where several files load
 under one name, the client keeps one of them, a different one from run to run (it parses concurrently and the
 last to finish wins): its pick is accepted when it is one of those files, with that file's description, and
 the others count as loading in other runs. Nothing is skipped; a client run that fails is a failed case. Two
@@ -51,12 +51,20 @@ import opencode_client as oc  # noqa: E402
 import real_clients as rc  # noqa: E402
 from fidelity_common import Results, shorten  # noqa: E402
 
-# Checks this suite runs today: over 10 client starts (probes, mutations, order, layout, home, walkup, git, empty,
-# fixtures, world), a listing and an "every loaded skill was linted" check each, the ROOTS form on 4 of them, one
+# Checks this suite runs today: over 12 client starts (probes, mutations, order, layout, home, walkup, git, empty,
+# no-claude, no-external, fixtures, world), a listing and an "every loaded skill was linted" check each, the ROOTS form on 4 of them, one
 # verdict per linted SKILL.md, and one check per name several fixtures share. A smaller count means cases or skills were lost.
-MIN_CASES = 845
+MIN_CASES = 852
 
 ROOTS = (".opencode/skills", ".opencode/skill", ".claude/skills", ".agents/skills")
+
+# What the model leaves out on purpose; no case here depends on it (printed with every run so it stays in view).
+NOT_MODELLED = {
+    "a link back to a folder above it": "the client follows it over and over (the same skill under ever longer "
+    "paths, the longest one listed); the model reads each folder once per chain of folders",
+    "the config's skills.paths, skills.urls and permission.skill": "the suite's config sets none of them",
+    "OPENCODE_DISABLE_PROJECT_CONFIG": "seen only in the client's code, never run",
+}
 
 # Skills whose verdict is known to differ from the client, with the reason. Each is still compared and must
 # still differ (a deviation that no longer holds is a failure, so the list cannot go stale).
@@ -195,6 +203,10 @@ class Case:
     home: dict[str, bytes] = field(default_factory=dict)
     cwd: str = ""
     git: list[str] = field(default_factory=list)
+    # Extra environment for the client and skillforge alike; `{BASE}` is the case's temp folder.
+    env: dict[str, str] = field(default_factory=dict)
+    # Skill folders the switches in `env` turn off: lint judges a file as if the client read its folder.
+    off: tuple[str, ...] = ()
 
 
 def cases() -> list[Case]:
@@ -275,6 +287,21 @@ def cases() -> list[Case]:
     out.append(git)
     out.append(Case("empty", files={"README.md": b"nothing here\n"}))
 
+    # The environment switches: `.claude` and `.agents` roots off, `$OPENCODE_CONFIG_DIR` read (hidden skipped).
+    for case_id, switches, off in (
+            ("no-claude", {"OPENCODE_DISABLE_CLAUDE_CODE_SKILLS": "1"}, (".claude/skills",)),
+            ("no-external", {"OPENCODE_DISABLE_EXTERNAL_SKILLS": "true"}, (".claude/skills", ".agents/skills"))):
+        switched = Case(case_id, env={**switches, "OPENCODE_CONFIG_DIR": "{BASE}/cfgdir"}, off=off)
+        for path, name in [
+            (".claude/skills/c", "switch-claude"), (".agents/skills/a", "switch-agents"),
+            (".opencode/skills/o", "switch-oc"), ("../../cfgdir/skills/d", "config-dir"),
+            ("../../cfgdir/skill/.hid/h", "config-dir-hidden"),
+        ]:
+            switched.files[f"{path}/SKILL.md"] = simple(name, f"{case_id}: {name}")
+        switched.home[".claude/skills/hc/SKILL.md"] = simple("home-claude-switch", "in HOME")
+        switched.home[".agents/skills/ha/SKILL.md"] = simple("home-agents-switch", "in HOME")
+        out.append(switched)
+
     # Every fixture tree of the repository, read from `.claude/skills/<tree>/` (any depth). Fixtures share
     # names (many are `pdf-tools`): those are compared as "one of them", see run_case.
     fixtures = Case("fixtures")
@@ -317,11 +344,13 @@ def materialize(case: Case, base: Path) -> tuple[Path, Path]:
     return project, home
 
 
-def lint_verdicts(binary: str, folder: Path, env: dict) -> tuple[dict, list[str]]:
+def lint_verdicts(binary: str, folder: Path, env: dict, off: tuple[str, ...] = ()) -> tuple[dict, list[str]]:
     """`skillforge lint --profile opencode` over the working folder's skill folders: verdicts by path."""
     verdicts: dict = {}
     problems: list[str] = []
     for root in ROOTS:
+        if root in off:
+            continue
         path = folder / root
         if not path.is_dir():
             continue
@@ -414,16 +443,18 @@ def run_case(case: Case, binary: str, results: Results, keep: Path | None) -> No
     try:
         project, home = materialize(case, base)
         cwd = project / case.cwd if case.cwd else project
-        outcome = oc.run(cwd, home)
+        extra_env = {key: value.replace("{BASE}", str(base)) for key, value in case.env.items()}
+        outcome = oc.run(cwd, home, extra_env=extra_env)
         for error in outcome.errors:
             results.fail(f"{case.case_id}: client run", error)
         env = oc.environment(home, base / "unused.json")
+        env.update(extra_env)
         env["PATH"] = os.environ.get("PATH", env["PATH"])
         listing = subprocess.run([binary, "listing", "--dialect", "opencode", "--project", str(cwd),
                                   "--with-client-skills"], env=env, capture_output=True, timeout=300)
         stderr = listing.stderr.decode(errors="replace")
         actual_section = listing.stdout.decode("utf-8", "replace")
-        verdicts, problems = lint_verdicts(binary, cwd, env)
+        verdicts, problems = lint_verdicts(binary, cwd, env, case.off)
         # Names several files load under: the client keeps one of them, a different one from run to run (its
         # files are parsed concurrently and the last to finish wins), so its pick is accepted when it is one of
         # them, with that file's description; skillforge's pick is then put in its place for the comparison.
@@ -466,7 +497,7 @@ def run_case(case: Case, binary: str, results: Results, keep: Path | None) -> No
             results.check(label, expected, actual)
         # Every skill the client loads from the working folder's skill folders was linted, except through a
         # link: lint never follows one out of the folder it lints (said and counted here, as test_codex does).
-        roots = [str(cwd / root) + os.sep for root in ROOTS]
+        roots = [str(cwd / root) + os.sep for root in ROOTS if root not in case.off]
         missed = sorted(location for location in by_location
                         if location.startswith(tuple(roots)) and location not in verdicts)
         linked = [location for location in missed if os.path.realpath(location) != location]
@@ -497,6 +528,8 @@ def main(argv: list[str]) -> int:
     with ThreadPoolExecutor(max_workers=2) as pool:
         for future in [pool.submit(run_case, case, binary, results, args.keep) for case in todo]:
             future.result()
+    for what, reason in NOT_MODELLED.items():
+        print(f"not modelled: {what}: {reason}")
     print(f"opencode fidelity: {len(todo)} client starts in {time.monotonic() - started:.0f} s")
     return results.finish("opencode fidelity", MIN_CASES if not args.only else 0)
 
