@@ -751,6 +751,45 @@ mod tests {
     }
 
     #[test]
+    fn opencode_reads_the_folders_as_its_skills_folders() {
+        let Ok(temp) = tempfile::tempdir() else {
+            return;
+        };
+        let root = temp.path().to_path_buf();
+        let skill = |name: &str| format!("---\nname: {name}\ndescription: Use when: {name}\n---\n");
+        write(&root.join("top/SKILL.md"), &skill("top"));
+        // Any depth, a skill inside another's folder too; a hidden folder is skipped, as below
+        // `.opencode/skills`.
+        write(&root.join("top/child/SKILL.md"), &skill("child"));
+        write(&root.join(".hidden/SKILL.md"), &skill("hidden"));
+        write(&root.join("quiet/SKILL.md"), "---\nname: quiet\n---\n");
+        write(
+            &root.join("dropped/SKILL.md"),
+            "---\nname: dropped\ndescription: 2024-01-02\n---\n",
+        );
+        let session = CatalogSession::open(std::slice::from_ref(&root));
+        let preview = session.preview(CatalogDialect::Opencode, &CatalogLimits::default(), &[]);
+        let listed: Vec<(&str, bool)> = preview
+            .entries
+            .iter()
+            .map(|entry| (entry.name.as_str(), entry.included))
+            .collect();
+        assert_eq!(listed, [("child", true), ("top", true), ("quiet", false)]);
+        assert!(preview
+            .text
+            .contains("<description>Use when: top</description>"));
+        assert!(preview.budget.is_none());
+        assert!(
+            preview
+                .problems
+                .iter()
+                .any(|problem| problem.contains("dropped") && problem.contains("a date")),
+            "{:?}",
+            preview.problems
+        );
+    }
+
+    #[test]
     fn the_builtin_session_shows_what_nagents_builtin_source_publishes() {
         let session = CatalogSession::builtin();
         assert!(session.is_builtin());
