@@ -102,6 +102,9 @@ fn dialect_versions() -> std::collections::BTreeMap<String, String> {
         ("skills-ref", clients::skills_ref::VERSION),
         ("claude-code", clients::claude_code::VERSION),
         ("codex", clients::codex::VERSION),
+        ("copilot", clients::copilot::VERSION),
+        ("gemini", clients::gemini::VERSION),
+        ("opencode", clients::opencode::VERSION),
     ]
     .into_iter()
     .map(|(id, version)| (id.to_string(), version.to_string()))

@@ -21,8 +21,9 @@ const VERDICTS_FOR_UPPERCASE = {
   "claude-code": "loads",
   "claude-upload": "skipped",
   codex: "loads",
-  copilot: "skipped",
-  opencode: "skipped",
+  copilot: "loads",
+  opencode: "loads",
+  gemini: "loads",
 };
 const GOOD = FIXTURE[PATH];
 // The same workspace with links in csv's body: to the web, to its bundled notes and with a blocked scheme.
@@ -214,8 +215,8 @@ describe("the editor", () => {
     await fireEvent.click(await screen.findByTestId("tab-clients"));
     await openSkill("csv");
     const verdicts = await screen.findAllByTestId("verdict", {}, { timeout: 2000 });
-    expect(verdicts).toHaveLength(8);
-    expect(verdicts.map((verdict) => verdict.dataset.outcome)).toEqual(Array(8).fill("loads"));
+    expect(verdicts).toHaveLength(9);
+    expect(verdicts.map((verdict) => verdict.dataset.outcome)).toEqual(Array(9).fill("loads"));
     expect(verdicts[0].textContent).toContain("Cleans CSV");
   });
 
@@ -229,11 +230,11 @@ describe("the editor", () => {
         .getAllByTestId("verdict")
         .find((verdict) => verdict.dataset.profile === profile)!
         .querySelector("[data-testid=verdict-status]")!.textContent!.trim();
-    expect(status("opencode")).toBe("unverified: from documentation");
+    expect(status("claude-upload")).toMatch(/^unverified: /);
     expect(status("codex")).toBe("verified against the Codex 0.171.0 binary");
     const menu = screen.getByTestId("profile") as HTMLSelectElement;
     const label = (value: string) => [...menu.options].find((option) => option.value === value)!.textContent;
-    expect(label("opencode")).toBe("opencode (unverified)");
+    expect(label("claude-upload")).toBe("claude-upload (unverified)");
     expect(label("codex")).toBe("codex");
   });
 

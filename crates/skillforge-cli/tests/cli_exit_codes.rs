@@ -119,7 +119,14 @@ fn load() {
 #[test]
 fn listing_for_each_dialect() {
     let temp = workspace();
-    for dialect in ["nagents", "10xgraph", "skills-ref", "claude-code", "codex"] {
+    for dialect in [
+        "nagents",
+        "10xgraph",
+        "skills-ref",
+        "claude-code",
+        "codex",
+        "opencode",
+    ] {
         // Only nagents refuses a catalog with a duplicate name; the others list or shadow it.
         let duplicate = if dialect == "nagents" {
             FINDINGS
@@ -257,6 +264,31 @@ fn listing_of_a_project() {
                 "--json",
             ],
         ),
+        // OpenCode loads a skill without a description (unlisted): nothing is dropped.
+        (
+            CLEAN,
+            &["listing", "--dialect", "opencode", "--project", "good"],
+        ),
+        (
+            CLEAN,
+            &["listing", "--dialect", "opencode", "--project", "bad"],
+        ),
+        (
+            FAILURE,
+            &["listing", "--dialect", "opencode", "--project", "missing"],
+        ),
+        (
+            FAILURE,
+            &[
+                "listing",
+                "--dialect",
+                "opencode",
+                "--project",
+                "good",
+                "--context-window",
+                "1000",
+            ],
+        ),
         (
             CLEAN,
             &["listing", "--dialect", "gemini", "--project", "good"],
@@ -382,6 +414,43 @@ fn listing_of_a_project() {
     let (_, stdout, _) = run(&["listing", "--dialect", "codex", "--project", "good"]);
     assert!(
         stdout.contains("- pdf-tools: Extract text from PDF files."),
+        "{stdout}"
+    );
+    // OpenCode: one entry for the name both folders declare (which one is the client's race), the
+    // client's own entry with --with-client-skills, and the unlisted skill's name nowhere in the section.
+    let (_, stdout, stderr) = run(&["listing", "--dialect", "opencode", "--project", "good"]);
+    assert_eq!(
+        stdout.matches("<name>pdf-tools</name>").count(),
+        1,
+        "{stdout}"
+    );
+    assert!(!stdout.contains("customize-opencode"), "{stdout}");
+    assert!(
+        stderr.contains("2 skills are named \"pdf-tools\""),
+        "{stderr}"
+    );
+    let (_, stdout, _) = run(&[
+        "listing",
+        "--dialect",
+        "opencode",
+        "--project",
+        "good",
+        "--with-client-skills",
+    ]);
+    assert!(
+        stdout.contains("<name>customize-opencode</name>"),
+        "{stdout}"
+    );
+    // OpenCode's sanitizer repairs the `: ` value, and a skill without a description loads unlisted.
+    let (_, stdout, _) = run(&["listing", "--dialect", "opencode", "--project", "bad"]);
+    assert!(
+        stdout.contains("<name>colon</name>") && !stdout.contains("<name>x</name>"),
+        "{stdout}"
+    );
+    // A folder with no skill anywhere: the client's own sentence in place of the block.
+    let (_, stdout, _) = run(&["listing", "--dialect", "opencode", "--project", "home"]);
+    assert!(
+        stdout.ends_with("\nNo skills are currently available."),
         "{stdout}"
     );
 }

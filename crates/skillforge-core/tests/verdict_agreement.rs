@@ -1,5 +1,5 @@
 //! Under the profiles of clients whose verdict comes from a model of the real client (Codex, Claude Code,
-//! GitHub Copilot CLI, Gemini CLI),
+//! GitHub Copilot CLI, Gemini CLI, OpenCode),
 //! a refused skill has an error finding saying why, and an error finding means the client refuses the
 //! skill or misreads it (the rules in [`MISREADS`]): over every fixture SKILL.md, one profile at a time.
 //! (That the verdicts are the clients' own is checked against the binaries in tests/fidelity.)
@@ -112,6 +112,7 @@ fn errors_and_refusals_agree_for_the_modelled_clients() {
         ProfileId::ClaudeCode,
         ProfileId::Copilot,
         ProfileId::Gemini,
+        ProfileId::Opencode,
     ] {
         let options = LintOptions {
             profiles: vec![profile],

@@ -103,13 +103,13 @@ export const events = {
 };
 
 /* Constants */
-export const DIALECT_VERSIONS = {"10xgraph":"0.10.3","claude-code":"2.1.332","codex":"0.171.0","nagents":"0.25.2","skills-ref":"0.1.1"} as const;
+export const DIALECT_VERSIONS = {"10xgraph":"0.10.3","claude-code":"2.1.332","codex":"0.171.0","copilot":"1.0.102","gemini":"0.61.0","nagents":"0.25.2","opencode":"1.18.33","skills-ref":"0.1.1"} as const;
 
-export const PROFILE_IDS = ["spec","nagents","10xgraph","claude-code","claude-upload","codex","copilot","opencode"] as const;
+export const PROFILE_IDS = ["spec","nagents","10xgraph","claude-code","claude-upload","codex","copilot","opencode","gemini"] as const;
 
-export const PROFILE_STATUS = {"10xgraph":{"label":"verified against 10xgraph 0.10.3","verified":true},"claude-code":{"label":"verified against the Claude Code 2.1.332 binary","verified":true},"claude-upload":{"label":"unverified: from the upload documentation and the published `quick_validate.py`","verified":false},"codex":{"label":"verified against the Codex 0.171.0 binary","verified":true},"copilot":{"label":"unverified: from documentation","verified":false},"nagents":{"label":"verified against nagents 0.25.2","verified":true},"opencode":{"label":"unverified: from documentation","verified":false},"spec":{"label":"verified against skills-ref 0.1.1","verified":true}} as const;
+export const PROFILE_STATUS = {"10xgraph":{"label":"verified against 10xgraph 0.10.3","verified":true},"claude-code":{"label":"verified against the Claude Code 2.1.332 binary","verified":true},"claude-upload":{"label":"unverified: from the upload documentation and the published `quick_validate.py`","verified":false},"codex":{"label":"verified against the Codex 0.171.0 binary","verified":true},"copilot":{"label":"verified against the GitHub Copilot CLI 1.0.102 binary","verified":true},"gemini":{"label":"verified against the Gemini CLI 0.61.0 client","verified":true},"nagents":{"label":"verified against nagents 0.25.2","verified":true},"opencode":{"label":"verified against the OpenCode 1.18.33 binary","verified":true},"spec":{"label":"verified against skills-ref 0.1.1","verified":true}} as const;
 
-export const PROFILE_TITLES = {"10xgraph":"10xGraph 0.10.3","claude-code":"Claude Code 2.1.332","claude-upload":"claude.ai / API upload and package_skill.py","codex":"Codex 0.171.0","copilot":"GitHub Copilot / VS Code","nagents":"nagents 0.25.2","opencode":"OpenCode","spec":"Agent Skills specification"} as const;
+export const PROFILE_TITLES = {"10xgraph":"10xGraph 0.10.3","claude-code":"Claude Code 2.1.332","claude-upload":"claude.ai / API upload and package_skill.py","codex":"Codex 0.171.0","copilot":"GitHub Copilot CLI 1.0.102","gemini":"Gemini CLI 0.61.0","nagents":"nagents 0.25.2","opencode":"OpenCode 1.18.33","spec":"Agent Skills specification"} as const;
 
 export const ROUTER_THRESHOLD = 0.5 as const;
 
@@ -200,7 +200,13 @@ export type CatalogDialect =
 /**  Claude Code's skill listing. */
 "claude-code" | 
 /**  Codex's `## Skills` listing. */
-"codex";
+"codex" | 
+/**  GitHub Copilot CLI's `<available_skills>` section. */
+"copilot" | 
+/**  Gemini CLI's `# Available Agent Skills` section (of its system instruction). */
+"gemini" | 
+/**  OpenCode's `<available_skills>` section. */
+"opencode";
 
 /**  One skill's place in the catalog text. */
 export type CatalogEntry = {
@@ -232,6 +238,11 @@ export type CatalogLimits = {
 	 *  follow. Unset, each uses its default model's: Claude Code 30,000 characters, Codex 10,000 tokens.
 	 */
 	context_window?: number | null,
+	/**
+	 *  GitHub Copilot CLI's `SKILL_CHAR_BUDGET`: its listing budget in UTF-16 units (default 15,000).
+	 *  Copilot's budget does not follow the model, so it has a control of its own.
+	 */
+	skill_char_budget?: number | null,
 };
 
 /**
@@ -540,7 +551,7 @@ export type ProblemLevel = "warning" |
 "error";
 
 /**  A client (or the specification) whose behaviour the linter predicts. */
-export type ProfileId = "spec" | "nagents" | "10xgraph" | "claude-code" | "claude-upload" | "codex" | "copilot" | "opencode";
+export type ProfileId = "spec" | "nagents" | "10xgraph" | "claude-code" | "claude-upload" | "codex" | "copilot" | "opencode" | "gemini";
 
 export type QueryResult = {
 	query: string,

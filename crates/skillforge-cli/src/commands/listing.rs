@@ -20,6 +20,11 @@
 //! CLI started in DIR puts in its system instruction (`GEMINI_CLI_HOME`, else `HOME`, honoured),
 //! nothing else (nothing at all when it lists no skill). `--with-client-skills` puts the client's two
 //! built-in skills first, located under `--client-bundle` (the installed `bundle` folder).
+//! `skillforge listing --dialect opencode --project DIR`: discovers as OpenCode started in DIR would
+//! (its roots up to the git root; HOME, XDG_CONFIG_HOME, OPENCODE_CONFIG_DIR and its switches
+//! honoured) and prints exactly the skills section it ends its system prompt with; its own
+//! `customize-opencode` is printed with `--with-client-skills`. The skills it drops are named on stderr
+//! (the client itself says nothing), and the run then exits 1.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,7 +42,7 @@ pub struct Args {
     roots: Vec<PathBuf>,
     /// Discover as the client started in this folder would (its roots; HOME, CODEX_HOME for codex and
     /// GEMINI_CLI_HOME for gemini honoured) and print exactly its listing block (claude-code, codex,
-    /// copilot, gemini).
+    /// copilot, gemini, opencode).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
     /// With --project: the listing budget in characters, as SLASH_COMMAND_TOOL_CHAR_BUDGET sets it
@@ -55,7 +60,7 @@ pub struct Args {
     /// which its built-in skills are located (default: a global npm install's).
     #[arg(long, value_name = "DIR", requires = "with_client_skills")]
     client_bundle: Option<PathBuf>,
-    /// Which client: nagents, 10xgraph, skills-ref, claude-code, codex, copilot or gemini.
+    /// Which client: nagents, 10xgraph, skills-ref, claude-code, codex, copilot, gemini or opencode.
     #[arg(long, default_value = "nagents", value_parser = parse_dialect)]
     dialect: CatalogDialect,
     /// nagents' manifest cap in estimated tokens (nagents uses 10000).
@@ -71,7 +76,7 @@ pub struct Args {
 
 fn parse_dialect(text: &str) -> Result<CatalogDialect, String> {
     CatalogDialect::from_id(text).ok_or_else(|| {
-        format!("unknown dialect {text:?}; use nagents, 10xgraph, skills-ref, claude-code, codex, copilot or gemini")
+        format!("unknown dialect {text:?}; use nagents, 10xgraph, skills-ref, claude-code, codex, copilot, gemini or opencode")
     })
 }
 
@@ -130,9 +135,10 @@ fn run_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
         CatalogDialect::Codex => run_codex_project(args, project),
         CatalogDialect::Copilot => run_copilot_project(args, project),
         CatalogDialect::Gemini => run_gemini_project(args, project),
+        CatalogDialect::Opencode => run_opencode_project(args, project),
         _ => {
             eprintln!(
-                "error: --project is modelled for --dialect claude-code, codex, copilot and gemini only"
+                "error: --project is modelled for --dialect claude-code, codex, copilot, gemini and opencode only"
             );
             Ok(Exit::Failure)
         }
@@ -251,6 +257,67 @@ fn run_gemini_project(args: &Args, project: &std::path::Path) -> anyhow::Result<
     }
     Ok(Exit::findings_if(
         !discovered.dropped.is_empty() || !discovered.problems.is_empty(),
+    ))
+}
+
+/// `--project DIR` for OpenCode: its own discovery and section, nothing else on stdout.
+fn run_opencode_project(args: &Args, project: &std::path::Path) -> anyhow::Result<Exit> {
+    use skillforge_core::clients::opencode;
+    if args.json
+        || args.manifest_tokens.is_some()
+        || args.budget.is_some()
+        || args.context_window.is_some()
+    {
+        anyhow::bail!(
+            "--project --dialect opencode takes --with-client-skills only (OpenCode has no budget)"
+        );
+    }
+    if !project.is_dir() {
+        anyhow::bail!("{}: not a folder", project.display());
+    }
+    let discovered = opencode::discover(project, &opencode::Environment::from_process())
+        .map_err(|error| anyhow::anyhow!("{}: {error}", project.display()))?;
+    let skills: Vec<opencode::discovery::Loaded> = discovered
+        .skills
+        .iter()
+        .filter(|skill| args.with_client_skills || skill.location != opencode::builtin::LOCATION)
+        .cloned()
+        .collect();
+    let mut out = std::io::stdout().lock();
+    // Byte for byte what the model sees: no trailing newline is added.
+    out.write_all(opencode::listing_text(&skills).as_bytes())?;
+    out.flush()?;
+    let mut dropped = false;
+    for found in &discovered.found {
+        if let opencode::FileVerdict::Dropped(reason) = &found.verdict {
+            dropped = true;
+            eprintln!(
+                "opencode {} skips {}: {reason}",
+                opencode::VERSION,
+                found.path.display()
+            );
+        }
+    }
+    for skill in discovered
+        .skills
+        .iter()
+        .filter(|skill| !skill.rivals.is_empty())
+    {
+        eprintln!(
+            "opencode {}: {} skills are named {:?} ({} shown; the client keeps any one of them, a different one \
+             from run to run): {}",
+            opencode::VERSION,
+            skill.rivals.len() + 1,
+            skill.name,
+            skill.location,
+            skill.rivals.join(", ")
+        );
+    }
+    for problem in &discovered.problems {
+        eprintln!("error: {problem}");
+    }
+    Ok(Exit::findings_if(
+        dropped || !discovered.problems.is_empty(),
     ))
 }
 

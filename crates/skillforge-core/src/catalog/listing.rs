@@ -9,6 +9,7 @@ use crate::clients::copilot::Copilot;
 use crate::clients::gemini::Gemini;
 use crate::clients::listing::{CatalogDialect, CatalogLimits, CatalogPreview, Client};
 use crate::clients::nagents::listing::Nagents;
+use crate::clients::opencode::Opencode;
 use crate::clients::skills_ref::SkillsRef;
 use crate::clients::tenxgraph::listing::Tenxgraph;
 
@@ -32,7 +33,8 @@ where
         + ReadsFor<ClaudeCode>
         + ReadsFor<Codex>
         + ReadsFor<Copilot>
-        + ReadsFor<Gemini>,
+        + ReadsFor<Gemini>
+        + ReadsFor<Opencode>,
 {
     match dialect {
         CatalogDialect::Nagents => list::<Nagents, S>(source, limits, buffers),
@@ -42,6 +44,7 @@ where
         CatalogDialect::Codex => list::<Codex, S>(source, limits, buffers),
         CatalogDialect::Copilot => list::<Copilot, S>(source, limits, buffers),
         CatalogDialect::Gemini => list::<Gemini, S>(source, limits, buffers),
+        CatalogDialect::Opencode => list::<Opencode, S>(source, limits, buffers),
     }
 }
 

@@ -26,6 +26,7 @@ use crate::clients::nagents::discovery::{
 use crate::clients::nagents::listing::Nagents;
 use crate::clients::nagents::metadata::parse_skill_metadata;
 use crate::clients::nagents::partition;
+use crate::clients::opencode::{self, Opencode};
 use crate::clients::skills_ref::{SkillsRef, SkillsRefSkill};
 use crate::clients::tenxgraph::listing::Tenxgraph;
 use crate::clients::tenxgraph::registry::{self as tenxgraph, Registry, ScannedDir};
@@ -92,6 +93,8 @@ struct Document {
     copilot: copilot::FileVerdict,
     /// What Gemini CLI reads from the text, where it sits not considered yet.
     gemini: Result<gemini::Parsed, gemini::Drop>,
+    /// OpenCode's verdict (it reads any SKILL.md below a root, at any depth).
+    opencode: opencode::FileVerdict,
 }
 
 impl Document {
@@ -128,9 +131,18 @@ impl Document {
         } else {
             copilot::FileVerdict::Ignored(copilot::NAME_IGNORED)
         };
+        // OpenCode reads the bytes as UTF-8 with U+FFFD for invalid ones, as the text already is.
+        let opencode = if exact_name {
+            opencode::file_verdict(text.as_bytes())
+        } else {
+            opencode::FileVerdict::Dropped(
+                "OpenCode reads only files named exactly `SKILL.md`".to_string(),
+            )
+        };
         Self {
             path: path.to_path_buf(),
             copilot,
+            opencode,
             skills_ref: skills_ref_properties(text, &resolved.display().to_string())
                 .map_err(|error| format!("{display}: {error}")),
             claude_code,
@@ -323,6 +335,7 @@ impl CatalogSession {
                 | CatalogDialect::Codex
                 | CatalogDialect::Copilot
                 | CatalogDialect::Gemini
+                | CatalogDialect::Opencode
         )
     }
 
@@ -756,6 +769,43 @@ impl ReadsFor<Gemini> for CatalogSession {
     }
 }
 
+impl ReadsFor<Opencode> for CatalogSession {
+    /// Every SKILL.md under the open folders as if they were OpenCode's `.opencode/skills` roots
+    /// (any depth, hidden folders skipped), one skill per name: the last read, as the client keeps one
+    /// of them (which one changes from run to run). The client's own `customize-opencode` is left out,
+    /// as Claude Code's own entries are; the preview's note says so.
+    fn read_for(&self, buffers: &[Buffer]) -> (Vec<opencode::discovery::Loaded>, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut found = Vec::new();
+        for document in self.documents(buffers) {
+            let relative = self
+                .roots
+                .iter()
+                .find_map(|root| document.path.strip_prefix(root).ok());
+            let hidden = relative.and_then(Path::parent).is_some_and(|folders| {
+                folders
+                    .components()
+                    .any(|name| name.as_os_str().as_encoded_bytes().starts_with(b"."))
+            });
+            if hidden {
+                continue;
+            }
+            if let opencode::FileVerdict::Dropped(reason) = &document.opencode {
+                problems.push(format!(
+                    "{}: OpenCode drops it: {reason}",
+                    document.path.display()
+                ));
+            }
+            found.push(opencode::discovery::Found {
+                path: document.path.clone(),
+                verdict: document.opencode,
+            });
+        }
+        let skills = opencode::discovery::keep_one_per_name(&found, false);
+        (skills, self.with_unreadable(problems))
+    }
+}
+
 fn split<T>(
     documents: Vec<Document>,
     pick: impl Fn(Document) -> Result<T, String>,
@@ -842,6 +892,45 @@ mod tests {
         }];
         let preview = session.preview(CatalogDialect::Nagents, &CatalogLimits::default(), &new);
         assert!(preview.text.contains("brand new"));
+    }
+
+    #[test]
+    fn opencode_reads_the_folders_as_its_skills_folders() {
+        let Ok(temp) = tempfile::tempdir() else {
+            return;
+        };
+        let root = temp.path().to_path_buf();
+        let skill = |name: &str| format!("---\nname: {name}\ndescription: Use when: {name}\n---\n");
+        write(&root.join("top/SKILL.md"), &skill("top"));
+        // Any depth, a skill inside another's folder too; a hidden folder is skipped, as below
+        // `.opencode/skills`.
+        write(&root.join("top/child/SKILL.md"), &skill("child"));
+        write(&root.join(".hidden/SKILL.md"), &skill("hidden"));
+        write(&root.join("quiet/SKILL.md"), "---\nname: quiet\n---\n");
+        write(
+            &root.join("dropped/SKILL.md"),
+            "---\nname: dropped\ndescription: 2024-01-02\n---\n",
+        );
+        let session = CatalogSession::open(std::slice::from_ref(&root));
+        let preview = session.preview(CatalogDialect::Opencode, &CatalogLimits::default(), &[]);
+        let listed: Vec<(&str, bool)> = preview
+            .entries
+            .iter()
+            .map(|entry| (entry.name.as_str(), entry.included))
+            .collect();
+        assert_eq!(listed, [("child", true), ("top", true), ("quiet", false)]);
+        assert!(preview
+            .text
+            .contains("<description>Use when: top</description>"));
+        assert!(preview.budget.is_none());
+        assert!(
+            preview
+                .problems
+                .iter()
+                .any(|problem| problem.contains("dropped") && problem.contains("a date")),
+            "{:?}",
+            preview.problems
+        );
     }
 
     #[test]

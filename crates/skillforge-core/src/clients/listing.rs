@@ -17,6 +17,8 @@
 //!   binary's system message (checked against it).
 //! - Gemini CLI: [`crate::clients::gemini`], the `# Available Agent Skills` section of 0.61.0 (no
 //!   budget; checked against it).
+//! - OpenCode: [`crate::clients::opencode`], the skills section of the 1.18.33 binary (checked against
+//!   it; no budget).
 
 use serde::{Deserialize, Serialize};
 
@@ -62,10 +64,13 @@ pub enum CatalogDialect {
     /// Gemini CLI's `# Available Agent Skills` section (of its system instruction).
     #[serde(rename = "gemini")]
     Gemini,
+    /// OpenCode's `<available_skills>` section.
+    #[serde(rename = "opencode")]
+    Opencode,
 }
 
 impl CatalogDialect {
-    pub const ALL: [CatalogDialect; 7] = [
+    pub const ALL: [CatalogDialect; 8] = [
         CatalogDialect::Nagents,
         CatalogDialect::Tenxgraph,
         CatalogDialect::SkillsRef,
@@ -73,6 +78,7 @@ impl CatalogDialect {
         CatalogDialect::Codex,
         CatalogDialect::Copilot,
         CatalogDialect::Gemini,
+        CatalogDialect::Opencode,
     ];
 
     /// The name used on the command line and over IPC.
@@ -85,6 +91,7 @@ impl CatalogDialect {
             CatalogDialect::Codex => "codex",
             CatalogDialect::Copilot => "copilot",
             CatalogDialect::Gemini => "gemini",
+            CatalogDialect::Opencode => "opencode",
         }
     }
 

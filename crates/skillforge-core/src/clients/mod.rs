@@ -13,7 +13,8 @@
 //!   the app, and the per-file verdicts of `lint`), all checked against the binaries;
 //! - [`copilot`]: GitHub Copilot CLI 1.0.102, modelled from the real binary the same way;
 //! - [`gemini`]: Gemini CLI 0.61.0, modelled the same way from the real client (js-yaml with its line
-//!   fallback, no budget).
+//!   fallback, no budget);
+//! - [`opencode`]: OpenCode 1.18.33, modelled from the real binary the same way.
 
 pub mod claude_code;
 pub mod codex;
@@ -21,6 +22,7 @@ pub mod copilot;
 pub mod gemini;
 pub mod listing;
 pub mod nagents;
+pub mod opencode;
 pub mod skills_ref;
 pub mod tenxgraph;
 

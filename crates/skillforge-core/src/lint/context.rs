@@ -351,6 +351,8 @@ pub struct SkillContext<'a> {
     claude_code: std::cell::OnceCell<crate::clients::claude_code::frontmatter::Parsed>,
     /// What 10xGraph's loader makes of the frontmatter, read once for its verdict and rules.
     tenxgraph: std::cell::OnceCell<Option<Arc<TenxgraphYaml>>>,
+    /// What OpenCode keeps of the file, judged once for its verdict and rules.
+    opencode: std::cell::OnceCell<Result<(String, Option<String>), crate::clients::opencode::Drop>>,
 }
 
 /// 10xGraph's frontmatter (split as 10xGraph splits it) and its loader's result.
@@ -392,6 +394,7 @@ impl<'a> SkillContext<'a> {
             links: std::cell::OnceCell::new(),
             claude_code: std::cell::OnceCell::new(),
             tenxgraph: std::cell::OnceCell::new(),
+            opencode: std::cell::OnceCell::new(),
         }
     }
 
@@ -417,6 +420,13 @@ impl<'a> SkillContext<'a> {
     pub fn claude_code_frontmatter(&self) -> &crate::clients::claude_code::frontmatter::Parsed {
         self.claude_code
             .get_or_init(|| crate::clients::claude_code::frontmatter::parse(self.source))
+    }
+
+    /// What OpenCode keeps of this file: its name and description (`None`: none written), or why it drops
+    /// it ([`crate::clients::opencode::judge`]; invalid UTF-8 is already U+FFFD, as the client reads it).
+    pub fn opencode(&self) -> &Result<(String, Option<String>), crate::clients::opencode::Drop> {
+        self.opencode
+            .get_or_init(|| crate::clients::opencode::judge(self.source.as_bytes()))
     }
 
     /// Relative link and image targets in the body.

@@ -99,6 +99,8 @@ pub fn profiles_markdown(minimum_cases: &dyn Fn(&str) -> Option<u32>) -> String 
     out.push_str(
         "\nFor `claude-code` and `codex` a skill is judged where it sits: below a `.claude/skills` (or `.agents/skills`,\n\
          `.codex/skills`) in its path as the client reads that folder, elsewhere as if its folder were installed in one.\n\
+         For `opencode` a skill is judged as the client reads any `SKILL.md` below its skill folders, at any depth; one\n\
+         in a hidden folder below `.opencode/skills` (or `.opencode/skill`) is skipped, as the client skips it.\n\
          Severities are per profile: a finding that is an error for one client and a warning for another is reported\n\
          once for each, so a client's verdict and the exit code rest on that client's severity alone.\n",
     );

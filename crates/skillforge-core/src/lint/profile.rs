@@ -153,13 +153,8 @@ const CLAUDE_CODE_FIELDS: &[&str] = &[
     "shell",
 ];
 
-const OPENCODE_FIELDS: &[&str] = &[
-    "name",
-    "description",
-    "license",
-    "compatibility",
-    "metadata",
-];
+/// OpenCode reads only these two; it ignores every other key.
+const OPENCODE_FIELDS: &[&str] = &["name", "description"];
 
 const NAGENTS_FIELDS: &[&str] = &["name", "description"];
 
@@ -413,16 +408,56 @@ pub static PROFILES: [Profile; 9] = [
     },
     Profile {
         id: ProfileId::Opencode,
-        title: "OpenCode",
-        summary: "Recognises name, description, license, compatibility and metadata; the catalog has no location.",
+        title: "OpenCode 1.18.33",
+        summary: "Modelled from the real OpenCode 1.18.33 binary: gray-matter and js-yaml 3 with its sanitizer \
+                  retry; only name and description are read; verdicts and listings are checked against the binary \
+                  in `make test`.",
         known_fields: OPENCODE_FIELDS,
-        limits: Limits {
-            name_chars: Some(64),
-            description_chars: Some(1024),
-            ..NO_LIMITS
-        },
-        severity_overrides: &[("unknown-field", Severity::Warning)],
-        facts: &["Only name, description, license, compatibility and metadata are read; other keys are ignored."],
+        limits: NO_LIMITS,
+        severity_overrides: &[
+            // Its sanitizer rewrites a top-level `key: a: b` line into a block scalar.
+            ("plain-scalar-colon", Severity::Warning),
+            // It takes any string as the name, of any length, and lists any description whole.
+            ("name-invalid-characters", Severity::Warning),
+            ("name-too-long", Severity::Warning),
+            ("name-not-lowercase", Severity::Warning),
+            ("name-hyphen-misplaced", Severity::Warning),
+            ("description-too-long", Severity::Warning),
+            // No description: loaded (callable by name), not listed.
+            ("description-missing", Severity::Warning),
+            // It ignores every other key.
+            ("unknown-field", Severity::Warning),
+            ("metadata-not-string-map", Severity::Warning),
+            // Invalid bytes are read as U+FFFD; a CR-only file has no block, which frontmatter-missing says.
+            ("content-not-utf8", Severity::Warning),
+            ("cr-line-endings", Severity::Warning),
+            // Links are not resolved in a body it only hands to the model.
+            ("link-target-missing", Severity::Warning),
+            ("link-escapes-skill", Severity::Warning),
+            // An unclosed block is read to the end of the file; keys of another case are other keys; its
+            // refusals of control characters are yaml-invalid's finding (js-yaml's own list).
+            ("frontmatter-unterminated", Severity::Warning),
+            ("key-case-conflict", Severity::Warning),
+            ("yaml-control-character", Severity::Warning),
+        ],
+        facts: &[
+            "Verdicts come from the model of the binary (`clients::opencode`): `tests/fidelity/test_opencode.sh` \
+             compares `listing --project` with the skills section OpenCode 1.18.33 sends a model, and every \
+             `lint --profile opencode` verdict with `opencode debug skill` (docs/clients-observed.md).",
+            "Skills are every `SKILL.md` at any depth of `~/.claude/skills`, `~/.agents/skills`, then `.claude/skills` \
+             and `.agents/skills` from the working folder up to the git root (`/` outside one), then `skill/` and \
+             `skills/` of `~/.config/opencode`, each `.opencode` up to the git root, `~/.opencode` and \
+             `$OPENCODE_CONFIG_DIR`; hidden folders are read below `.claude` and `.agents`, skipped below the config \
+             folders; links are followed and shown by their own path.",
+            "The frontmatter is read with gray-matter and js-yaml 3 (`safeLoad`: dates are Date objects, duplicate \
+             keys, tabs as indentation and non-printable characters throw); when that throws, top-level \
+             `key: value` lines whose value holds a `:` become `key: |-` blocks and it is read once more. A skill \
+             that still fails, or whose `name` is not a string, or whose `description` is neither a string nor \
+             absent, is dropped without a word.",
+            "Names are not checked at all; a skill without a description loads but is not listed; one skill per \
+             name is kept, which one changes from run to run. The listing shows name and description raw, the \
+             location XML-escaped, sorted with `localeCompare`, with the built-in `customize-opencode`; no budget.",
+        ],
     },
     Profile {
         id: ProfileId::Gemini,

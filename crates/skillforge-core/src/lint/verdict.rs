@@ -9,7 +9,7 @@ use super::context::SkillContext;
 use super::{Diagnostic, ProfileId, Severity};
 use crate::clients::nagents::metadata;
 use crate::clients::tenxgraph::{self, LoadedSkill};
-use crate::clients::{claude_code, codex, copilot, gemini};
+use crate::clients::{claude_code, codex, copilot, gemini, opencode};
 use crate::python;
 
 /// What one client does with one skill.
@@ -134,17 +134,16 @@ fn outcome(context: &SkillContext<'_>, profile: ProfileId, diagnostics: &[Diagno
         ProfileId::Codex => codex_outcome(context),
         ProfileId::Copilot => copilot_outcome(context),
         ProfileId::Gemini => gemini_outcome(context),
-        ProfileId::Spec | ProfileId::ClaudeUpload | ProfileId::Opencode => {
-            match first_error(diagnostics, profile) {
-                Some(diagnostic) => Outcome::Skipped {
-                    reason: format!(
-                        "{} {}: {}",
-                        diagnostic.code, diagnostic.rule, diagnostic.message
-                    ),
-                },
-                None => loads_from_yaml(),
-            }
-        }
+        ProfileId::Opencode => opencode_outcome(context),
+        ProfileId::Spec | ProfileId::ClaudeUpload => match first_error(diagnostics, profile) {
+            Some(diagnostic) => Outcome::Skipped {
+                reason: format!(
+                    "{} {}: {}",
+                    diagnostic.code, diagnostic.rule, diagnostic.message
+                ),
+            },
+            None => loads_from_yaml(),
+        },
     }
 }
 
@@ -239,6 +238,29 @@ fn gemini_outcome(context: &SkillContext<'_>) -> Outcome {
         },
         gemini::FileVerdict::Ignored(reason) => Outcome::Skipped {
             reason: reason.to_string(),
+        },
+    }
+}
+
+/// OpenCode's verdict, from its model ([`opencode::file_verdict`]): any SKILL.md below one of its roots
+/// is read, at any depth; invalid UTF-8 is read as U+FFFD, as the client does.
+fn opencode_outcome(context: &SkillContext<'_>) -> Outcome {
+    if opencode::hidden_in_config_root(&context.file.path) {
+        return Outcome::Skipped {
+            reason: opencode::HIDDEN_IGNORED.to_string(),
+        };
+    }
+    match context.opencode() {
+        Ok((name, Some(description))) => Outcome::Loads {
+            name: name.clone(),
+            description: description.clone(),
+        },
+        Ok((name, None)) => Outcome::Unlisted {
+            name: name.clone(),
+            reason: opencode::NO_DESCRIPTION_UNLISTED.to_string(),
+        },
+        Err(drop) => Outcome::Skipped {
+            reason: format!("{drop}; {}", opencode::SILENT),
         },
     }
 }

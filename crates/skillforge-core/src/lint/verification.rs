@@ -110,8 +110,11 @@ impl ProfileId {
                          its load errors, and the listing against the section of the system message it sends",
                 suites: &["tests/fidelity/test_copilot.py"],
             },
-            ProfileId::Opencode => Verification::Unverified {
-                basis: "from documentation",
+            ProfileId::Opencode => Verification::Verified {
+                client: "the OpenCode 1.18.33 binary",
+                method: "its model (`clients::opencode`); every verdict against `opencode debug skill` and the \
+                         listing against the skills section of the system prompt `opencode run` sends",
+                suites: &["tests/fidelity/test_opencode.py"],
             },
         }
     }
@@ -150,10 +153,10 @@ mod tests {
 
     #[test]
     fn unverified_profiles_say_so_in_their_label() {
-        assert_eq!(
-            ProfileId::Opencode.verification().label(),
-            "unverified: from documentation"
-        );
+        assert!(ProfileId::ClaudeUpload
+            .verification()
+            .label()
+            .starts_with("unverified: "));
         assert!(ProfileId::Codex
             .verification()
             .label()

@@ -16,6 +16,10 @@ export const DIALECTS: DialectInfo[] = [
   { id: "skills-ref", label: `skills-ref ${DIALECT_VERSIONS["skills-ref"]} to-prompt`, control: null },
   { id: "claude-code", label: `Claude Code ${DIALECT_VERSIONS["claude-code"]} listing`, control: "context_window" },
   { id: "codex", label: `Codex ${DIALECT_VERSIONS.codex} listing`, control: "context_window" },
+  // Copilot's budget is its default 15,000 UTF-16 units here (SKILL_CHAR_BUDGET is not a control yet).
+  { id: "copilot", label: `GitHub Copilot CLI ${DIALECT_VERSIONS.copilot} listing`, control: null },
+  { id: "gemini", label: `Gemini CLI ${DIALECT_VERSIONS.gemini} listing`, control: null },
+  { id: "opencode", label: `OpenCode ${DIALECT_VERSIONS.opencode} listing`, control: null },
 ];
 
 export function dialectInfo(id: CatalogDialect): DialectInfo {

@@ -62,7 +62,22 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
 }
 
 fn check_yaml(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
-    if matches!(context.layout, Err(LayoutError::Missing)) {
+    let missing = matches!(context.layout, Err(LayoutError::Missing));
+    // gray-matter wants `---` at the very start: an indented or spaced opener the layout accepts is none.
+    if !missing
+        && context.selects(&[ProfileId::Opencode])
+        && *context.opencode() == Err(crate::clients::opencode::Drop::NoBlock)
+    {
+        findings.push(
+            Finding::new(
+                context.frontmatter_anchor(),
+                "OpenCode drops this skill: the file does not start with `---` exactly (gray-matter's opener), so it \
+                 finds no frontmatter and no `name`",
+            )
+            .for_profiles(vec![ProfileId::Opencode]),
+        );
+    }
+    if missing {
         findings.push(Finding::new(
             context.frontmatter_anchor(),
             "SKILL.md has no frontmatter: it must start with a `---` line, the YAML fields, and a closing `---` line",

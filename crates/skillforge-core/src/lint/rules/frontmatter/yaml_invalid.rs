@@ -1,3 +1,4 @@
+use crate::clients::opencode;
 use crate::lint::profile::ProfileId;
 use crate::lint::{Finding, SkillContext};
 use crate::text::TextRange;
@@ -12,6 +13,8 @@ crate::declare_rule! {
     /// 10xGraph reads YAML with PyYAML, which accepts some text the YAML 1.2 parser refuses (a flow
     /// mapping closed at column 0) and refuses some it accepts (a list as a mapping key, an unknown
     /// tag): for the 10xgraph profile the finding is PyYAML's own error, at the position it names.
+/// OpenCode reads YAML with js-yaml 3 and retries after rewriting `key: a: b` lines: for the opencode
+/// profile the finding is the refusal of its model (dropped without a word by the client).
     ///
     /// ## Example
     /// ```yaml
@@ -32,14 +35,14 @@ crate::declare_rule! {
     }
 }
 
-/// The profiles whose clients read YAML as the project's parser does (all of the rule's but 10xgraph).
-const YAML_PARSER_PROFILES: [ProfileId; 7] = [
+/// The profiles whose clients read YAML as the project's parser does (all of the rule's but 10xgraph
+/// and OpenCode, whose own readers are modelled).
+const YAML_PARSER_PROFILES: [ProfileId; 6] = [
     ProfileId::Spec,
     ProfileId::ClaudeCode,
     ProfileId::ClaudeUpload,
     ProfileId::Codex,
     ProfileId::Copilot,
-    ProfileId::Opencode,
     ProfileId::Gemini,
 ];
 
@@ -56,6 +59,9 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             )
             .for_profiles(YAML_PARSER_PROFILES.to_vec()),
         );
+    }
+    if context.selects(&[ProfileId::Opencode]) {
+        opencode(context, findings);
     }
     if !context.selects(&[ProfileId::Tenxgraph]) {
         return;
@@ -85,4 +91,19 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
         )
         .for_profiles(vec![ProfileId::Tenxgraph]),
     );
+}
+
+/// OpenCode reads the frontmatter with gray-matter and js-yaml 3, retried after its sanitizer
+/// ([`opencode::judge`]): the finding is its refusal, whatever the project's parser thinks.
+fn opencode(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
+    if let Err(drop @ (opencode::Drop::Yaml(_) | opencode::Drop::Language(_))) = context.opencode()
+    {
+        findings.push(
+            Finding::new(
+                context.frontmatter_anchor(),
+                format!("OpenCode drops this skill: {drop}"),
+            )
+            .for_profiles(vec![ProfileId::Opencode]),
+        );
+    }
 }
