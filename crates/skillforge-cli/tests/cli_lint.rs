@@ -102,6 +102,32 @@ fn json_output_is_stable() {
 }
 
 #[test]
+fn json_names_the_unverified_profiles_it_checked() {
+    let (_, stdout, _) = common::run(
+        &fixtures(),
+        &[
+            "lint",
+            "name-directory-mismatch",
+            "--format",
+            "json",
+            "--profile",
+            "claude-upload",
+            "--profile",
+            "codex",
+            "--no-config",
+        ],
+    );
+    let report: serde_json::Value = match serde_json::from_str(&stdout) {
+        Ok(report) => report,
+        Err(error) => panic!("not JSON ({error}): {stdout}"),
+    };
+    assert_eq!(
+        report["unverified_profiles"],
+        serde_json::json!(["claude-upload"])
+    );
+}
+
+#[test]
 fn github_output() {
     let dir = fixtures();
     snapshot(

@@ -486,13 +486,22 @@ impl JsonReport {
         summary: &Summary,
     ) -> anyhow::Result<()> {
         let close = if self.files == 0 { "]" } else { "\n  ]" };
-        let profiles = serde_json::to_string_pretty(&serde_json::to_value(profiles)?)?;
+        let checked = profiles;
+        let profiles = serde_json::to_string_pretty(&serde_json::to_value(checked)?)?;
         let summary = serde_json::to_string_pretty(&serde_json::to_value(summary)?)?;
+        // The checked profiles no real client verifies, so a consumer can tell predictions from guesses.
+        let unverified: Vec<ProfileId> = checked
+            .iter()
+            .copied()
+            .filter(|id| !id.verification().is_verified())
+            .collect();
+        let unverified = serde_json::to_string_pretty(&serde_json::to_value(unverified)?)?;
         writeln!(
             out,
-            "{close},\n  \"profiles\": {},\n  \"summary\": {},\n  \"version\": {JSON_VERSION}\n}}",
+            "{close},\n  \"profiles\": {},\n  \"summary\": {},\n  \"unverified_profiles\": {},\n  \"version\": {JSON_VERSION}\n}}",
             indented(&profiles, 2),
-            indented(&summary, 2)
+            indented(&summary, 2),
+            indented(&unverified, 2)
         )?;
         Ok(())
     }
