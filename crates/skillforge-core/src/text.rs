@@ -155,3 +155,27 @@ mod tests {
         assert_eq!(map.byte(10), 5);
     }
 }
+
+/// The bytes as text with each invalid sequence replaced by U+FFFD, as the JavaScript and Rust clients
+/// decode a file. Valid UTF-8 (nearly every SKILL.md) takes the standard library's fast validation
+/// instead of the lossy decoder's byte-by-byte walk.
+pub fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
+#[cfg(test)]
+mod decode_tests {
+    use super::decode_lossy;
+
+    #[test]
+    fn valid_text_is_borrowed_and_invalid_bytes_become_replacement_characters() {
+        assert!(matches!(
+            decode_lossy("café".as_bytes()),
+            std::borrow::Cow::Borrowed("café")
+        ));
+        assert_eq!(decode_lossy(b"caf\xe9 ok"), "caf\u{FFFD} ok");
+    }
+}

@@ -46,7 +46,7 @@ pub struct Skill {
 impl Skill {
     /// Loads a SKILL.md's bytes (decoded as the client does: invalid UTF-8 becomes U+FFFD).
     pub fn load(folder: &str, bytes: &[u8]) -> Skill {
-        let text = String::from_utf8_lossy(bytes);
+        let text = crate::text::decode_lossy(bytes);
         let parsed = frontmatter::parse(&text);
         let description = match parsed.get("description") {
             Some(Js::String(text)) => {

@@ -77,7 +77,7 @@ pub struct Parsed {
 /// The verdict on a `SKILL.md`'s bytes; `folder` is the name of the folder holding it. Invalid UTF-8
 /// is read with U+FFFD in place of each bad sequence (`latin1`: `caf\xe9` → `caf�`).
 pub fn parse_skill(bytes: &[u8], folder: &str) -> Result<Parsed, Drop> {
-    parse_text(&String::from_utf8_lossy(bytes), folder)
+    parse_text(&crate::text::decode_lossy(bytes), folder)
 }
 
 /// The frontmatter text (without its last line break) and the body after its closing line. The file (a BOM dropped: `bom`) must

@@ -60,7 +60,7 @@ pub struct Parsed {
 
 /// Decodes, matches, parses: the skill, or why it is dropped.
 pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, Drop> {
-    parse_text(&String::from_utf8_lossy(bytes))
+    parse_text(&crate::text::decode_lossy(bytes))
 }
 
 /// [`parse_bytes`] on text already decoded (invalid UTF-8 already U+FFFD).

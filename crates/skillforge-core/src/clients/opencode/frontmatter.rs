@@ -63,7 +63,7 @@ pub struct Parsed {
 
 /// Bun's `file.text()`: invalid UTF-8 becomes U+FFFD; gray-matter strips a leading BOM.
 pub fn decode(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
+    let text = crate::text::decode_lossy(bytes);
     match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => text.into_owned(),
