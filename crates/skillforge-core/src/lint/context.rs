@@ -353,6 +353,7 @@ pub struct SkillContext<'a> {
     tenxgraph: std::cell::OnceCell<Option<Arc<TenxgraphYaml>>>,
     /// What OpenCode keeps of the file, judged once for its verdict and rules.
     opencode: std::cell::OnceCell<Result<(String, Option<String>), crate::clients::opencode::Drop>>,
+    copilot: std::cell::OnceCell<crate::clients::copilot::FileVerdict>,
 }
 
 /// 10xGraph's frontmatter (split as 10xGraph splits it) and its loader's result.
@@ -395,6 +396,7 @@ impl<'a> SkillContext<'a> {
             claude_code: std::cell::OnceCell::new(),
             tenxgraph: std::cell::OnceCell::new(),
             opencode: std::cell::OnceCell::new(),
+            copilot: std::cell::OnceCell::new(),
         }
     }
 
@@ -427,6 +429,18 @@ impl<'a> SkillContext<'a> {
     pub fn opencode(&self) -> &Result<(String, Option<String>), crate::clients::opencode::Drop> {
         self.opencode
             .get_or_init(|| crate::clients::opencode::judge(self.source.as_bytes()))
+    }
+
+    /// What GitHub Copilot CLI does with this file where it sits ([`crate::clients::copilot::file_verdict`]),
+    /// computed once for SF607 and the verdict; invalid UTF-8 is already U+FFFD, as the client reads it.
+    pub fn copilot(&self) -> &crate::clients::copilot::FileVerdict {
+        self.copilot.get_or_init(|| {
+            crate::clients::copilot::file_verdict(
+                self.source.as_bytes(),
+                &self.file.dir_name,
+                self.file.placement.nested_in.is_some(),
+            )
+        })
     }
 
     /// Relative link and image targets in the body.

@@ -200,11 +200,7 @@ fn copilot_outcome(context: &SkillContext<'_>) -> Outcome {
             reason: copilot::HIDDEN_IGNORED.to_string(),
         };
     }
-    match copilot::file_verdict(
-        context.source.as_bytes(),
-        &file.dir_name,
-        file.placement.nested_in.is_some(),
-    ) {
+    match context.copilot().clone() {
         copilot::FileVerdict::Loads {
             name,
             description,

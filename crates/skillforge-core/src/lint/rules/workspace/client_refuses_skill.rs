@@ -40,9 +40,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     if context.file.placement.nested_in.is_some() || context.file.is_lowercase_skill_file() {
         return;
     }
-    if let copilot::FileVerdict::Dropped(reason) =
-        copilot::file_verdict(context.source.as_bytes(), &context.file.dir_name, false)
-    {
+    if let copilot::FileVerdict::Dropped(reason) = context.copilot() {
         findings.push(Finding::new(
             context.frontmatter_anchor(),
             format!(
