@@ -18,14 +18,12 @@ Two observations:
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import real_clients as rc  # noqa: E402
+from recording_server import RecordingServer  # noqa: E402
 
 COPILOT_VERSION = "1.0.102"
 # The system message's tool sections: the skills section sits between these two (docs/clients-observed.md).
@@ -126,64 +125,26 @@ def _chat_stream(model: str) -> bytes:
     return b"".join(f"data: {json.dumps(chunk)}\n\n".encode() for chunk in chunks) + b"data: [DONE]\n\n"
 
 
-class FakeOpenAI:
-    """A chat-completions endpoint on 127.0.0.1 that records request bodies and answers `ok`, streamed."""
+class FakeOpenAI(RecordingServer):
+    """A chat-completions endpoint that answers `ok`, streamed when asked."""
 
-    def __init__(self) -> None:
-        self.bodies: list[dict] = []
-        lock = threading.Lock()
-        owner = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *_args) -> None:
-                pass
-
-            def _answer(self, status: int, kind: str, payload: bytes) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def do_GET(self) -> None:
-                self._answer(200, "application/json", b'{"object":"list","data":[{"id":"gpt-5.4","object":"model"}]}')
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                try:
-                    body = json.loads(self.rfile.read(length) or b"{}")
-                except ValueError:
-                    body = {}
-                with lock:
-                    owner.bodies.append(body)
-                if not self.path.split("?")[0].endswith("/chat/completions"):
-                    self._answer(404, "application/json", b'{"error":{"message":"not found"}}')
-                elif body.get("stream"):
-                    self._answer(200, "text/event-stream", _chat_stream(body.get("model", "m")))
-                else:
-                    message = {"id": "c", "object": "chat.completion", "created": 0, "model": body.get("model", "m"),
-                               "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"},
-                                            "finish_reason": "stop"}],
-                               "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-                    self._answer(200, "application/json", json.dumps(message).encode())
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+    def answer(self, method: str, path: str, body: object) -> tuple[int, str, bytes]:
+        if method != "POST":
+            return 200, "application/json", b'{"object":"list","data":[{"id":"gpt-5.4","object":"model"}]}'
+        body = body if isinstance(body, dict) else {}
+        if not path.endswith("/chat/completions"):
+            return 404, "application/json", b'{"error":{"message":"not found"}}'
+        if body.get("stream"):
+            return 200, "text/event-stream", _chat_stream(body.get("model", "m"))
+        message = {"id": "c", "object": "chat.completion", "created": 0, "model": body.get("model", "m"),
+                   "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"},
+                                "finish_reason": "stop"}],
+                   "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+        return 200, "application/json", json.dumps(message).encode()
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def __enter__(self) -> FakeOpenAI:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *_exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        return f"{self.origin}/v1"
 
 
 def system_message(binary: str, project: Path, home_template: Path | None = None, env: dict | None = None) -> str:
@@ -197,7 +158,8 @@ def system_message(binary: str, project: Path, home_template: Path | None = None
             project,
             copilot_env(binary, home, extra),
         )
-        bodies = [body for body in server.bodies if isinstance(body.get("messages"), list)]
+        bodies = [body for _, body in server.posted()
+                  if isinstance(body, dict) and isinstance(body.get("messages"), list)]
     if run.returncode != 0 or not bodies:
         raise rc.ClientError(f"copilot -p exited {run.returncode}, {len(bodies)} requests: "
                              f"{run.stderr.decode(errors='replace')[-2000:]}")

@@ -19,15 +19,14 @@ prints it for one project. docs/clients-observed.md says what the client does wi
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import shutil
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import real_clients as rc
+from recording_server import RecordingServer
 
 VERSION = "0.61.0"
 SECTION_HEAD = "# Available Agent Skills"
@@ -70,66 +69,25 @@ def _sse(text: str) -> bytes:
     return json.dumps(chunk).encode()
 
 
-class FakeGemini:
-    """A Gemini API stand-in on 127.0.0.1 that records request bodies."""
+class FakeGemini(RecordingServer):
+    """A Gemini API stand-in that answers `ok`."""
 
-    def __init__(self) -> None:
-        self.bodies: list[tuple[str, object]] = []
-        self.lock = threading.Lock()
-        owner = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *_args) -> None:
-                pass
-
-            def _answer(self, content_type: str, payload: bytes) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def do_GET(self) -> None:
-                self._answer("application/json", b"{}")
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length) if length else b""
-                try:
-                    body = json.loads(raw) if raw else None
-                except ValueError:
-                    body = None
-                path = self.path.split("?")[0]
-                with owner.lock:
-                    owner.bodies.append((path, body))
-                if path.endswith(":streamGenerateContent"):
-                    self._answer("text/event-stream", b"data: " + _sse("ok") + b"\r\n\r\n")
-                elif path.endswith(":generateContent"):
-                    # The model router's classifier: a valid answer keeps it from logging a schema error.
-                    self._answer("application/json", _sse(json.dumps(
-                        {"complexity_reasoning": "simple", "complexity_score": 10})))
-                elif path.endswith(":countTokens"):
-                    self._answer("application/json", b'{"totalTokens": 1}')
-                else:
-                    self._answer("application/json", b"{}")
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+    def answer(self, method: str, path: str, body: object) -> tuple[int, str, bytes]:
+        if method != "POST":
+            return 200, "application/json", b"{}"
+        if path.endswith(":streamGenerateContent"):
+            return 200, "text/event-stream", b"data: " + _sse("ok") + b"\r\n\r\n"
+        if path.endswith(":generateContent"):
+            # The model router's classifier: a valid answer keeps it from logging a schema error.
+            return 200, "application/json", _sse(json.dumps({"complexity_reasoning": "simple",
+                                                              "complexity_score": 10}))
+        if path.endswith(":countTokens"):
+            return 200, "application/json", b'{"totalTokens": 1}'
+        return 200, "application/json", b"{}"
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def __enter__(self) -> FakeGemini:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *_exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        return self.origin
 
 
 @dataclass
@@ -180,8 +138,7 @@ def run(entry: str, project: Path, home: Path, timeout: float = rc.RUN_TIMEOUT) 
             "GEMINI_CLI_TRUST_WORKSPACE": "true",
         })
         result = rc.run_bounded([node, entry, "-p", "hi"], str(project), env, timeout=timeout)
-        with server.lock:
-            bodies = list(server.bodies)
+        bodies = server.posted()
     main = [body for path, body in bodies
             if path.endswith(":streamGenerateContent") and isinstance(body, dict) and body.get("tools")]
     stdout = result.stdout.decode(errors="replace")

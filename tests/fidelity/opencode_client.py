@@ -18,16 +18,15 @@ outside a git repository and writes `.opencode/.gitignore` into every `.opencode
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import shutil
 import tempfile
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import real_clients as rc
+from recording_server import RecordingServer
 
 VERSION = "1.18.33"
 SKILLS_HEAD = "Skills provide specialized instructions and workflows for specific tasks.\n"
@@ -52,53 +51,14 @@ def _stream(model: str) -> bytes:
     return b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events) + b"data: [DONE]\n\n"
 
 
-class FakeOpenAI:
-    """Records every request body; answers chat completions with the text "ok"."""
+class FakeOpenAI(RecordingServer):
+    """Answers chat completions with the text "ok", streamed."""
 
-    def __init__(self) -> None:
-        self.requests: list[dict] = []
-        self.lock = threading.Lock()
-        owner = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *_args) -> None:
-                pass
-
-            def _answer(self, content_type: str, payload: bytes) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def do_GET(self) -> None:
-                self._answer("application/json", b'{"object":"list","data":[]}')
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length) if length else b""
-                try:
-                    body = json.loads(raw) if raw else {}
-                except ValueError:
-                    body = {}
-                with owner.lock:
-                    owner.requests.append(body)
-                model = body.get("model", "m1") if isinstance(body, dict) else "m1"
-                self._answer("text/event-stream", _stream(model))
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> FakeOpenAI:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *_exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    def answer(self, method: str, path: str, body: object) -> tuple[int, str, bytes]:
+        if method != "POST":
+            return 200, "application/json", b'{"object":"list","data":[]}'
+        model = body.get("model", "m1") if isinstance(body, dict) else "m1"
+        return 200, "text/event-stream", _stream(model)
 
 
 def environment(home: Path, config_file: Path) -> dict[str, str]:
@@ -181,8 +141,7 @@ def run(project: Path, home: Path, with_section: bool = True, extra_env: dict[st
                 done = rc.run_bounded([opencode, "run", "hi"], cwd=project, env=env, timeout=RUN_TIMEOUT)
                 if done.returncode != 0:
                     errors.append(f"opencode run exited {done.returncode}: {done.stderr[-800:]!r}")
-                with server.lock:
-                    section = system_section(list(server.requests))
+                section = system_section([body for _, body in server.posted()])
             # Into a file: with hundreds of skills the client exits before a pipe takes all of its output.
             dump = scratch / "skills.json"
             listed = rc.run_bounded(["/bin/sh", "-c", 'exec "$0" debug skill >"$1"', opencode, str(dump)],

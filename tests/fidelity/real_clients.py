@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
-import http.server
 import json
 import os
 import queue
@@ -43,6 +42,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from recording_server import RecordingServer
 
 REPO = Path(__file__).resolve().parents[2]
 CODEX_VERSION = "0.171.0"
@@ -406,8 +407,8 @@ def tool_use(name: str, tool_input: dict, ident: str = "toolu_fidelity_1") -> di
     return {"type": "tool_use", "id": ident, "name": name, "input": tool_input}
 
 
-class FakeAnthropic:
-    """A threaded Messages-API endpoint on 127.0.0.1 that records every request and answers `ok`.
+class FakeAnthropic(RecordingServer):
+    """A Messages-API endpoint that answers `ok`.
 
     POST /v1/messages: an SSE stream when the body asks for `stream`, else one JSON message;
     POST /v1/messages/count_tokens: a token count; anything else: 200 with `{}`.
@@ -416,82 +417,36 @@ class FakeAnthropic:
     agent turns, not its side requests) gets the n-th reply, a list of content blocks (`tool_use(…)`, or
     `{"type": "text", …}`); once they are used up, `ok` again."""
 
+    headers = {"request-id": "req_fidelity"}
+
     def __init__(self, replies: list[list[dict]] | None = None) -> None:
-        self.requests: list[dict] = []
+        super().__init__()
         self.replies = list(replies or [])
         self.turns = 0
-        self.lock = threading.Lock()
-        owner = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *_args) -> None:
-                pass
-
-            def _record(self) -> dict | None:
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length) if length else b""
-                try:
-                    body = json.loads(raw) if raw else None
-                except ValueError:
-                    body = None
-                with owner.lock:
-                    owner.requests.append({"method": self.command, "path": self.path, "body": body, "raw": raw})
-                return body
-
-            def _answer(self, status: int, content_type: str, payload: bytes) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(payload)))
-                self.send_header("request-id", "req_fidelity")
-                self.end_headers()
-                if self.command != "HEAD":
-                    self.wfile.write(payload)
-
-            def do_HEAD(self) -> None:
-                self._record()
-                self._answer(200, "text/plain", b"")
-
-            def do_GET(self) -> None:
-                self._record()
-                self._answer(200, "application/json", b"{}")
-
-            def do_POST(self) -> None:
-                body = self._record() or {}
-                path = self.path.split("?")[0]
-                model = body.get("model", "claude-fidelity") if isinstance(body, dict) else "claude-fidelity"
-                if path.endswith("/count_tokens"):
-                    self._answer(200, "application/json", b'{"input_tokens": 1}')
-                elif path.endswith("/v1/messages"):
-                    blocks = None
-                    if isinstance(body, dict) and isinstance(body.get("tools"), list):
-                        with owner.lock:
-                            if owner.turns < len(owner.replies):
-                                blocks = owner.replies[owner.turns]
-                            owner.turns += 1
-                    if isinstance(body, dict) and body.get("stream"):
-                        self._answer(200, "text/event-stream", _stream("ok", model, blocks))
-                    else:
-                        self._answer(200, "application/json", json.dumps(_message("ok", model, blocks)).encode())
-                else:
-                    self._answer(200, "application/json", b"{}")
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+    def answer(self, method: str, path: str, body: object) -> tuple[int, str, bytes]:
+        if method == "HEAD":
+            return 200, "text/plain", b""
+        if method != "POST":
+            return 200, "application/json", b"{}"
+        model = body.get("model", "claude-fidelity") if isinstance(body, dict) else "claude-fidelity"
+        if path.endswith("/count_tokens"):
+            return 200, "application/json", b'{"input_tokens": 1}'
+        if not path.endswith("/v1/messages"):
+            return 200, "application/json", b"{}"
+        blocks = None
+        if isinstance(body, dict) and isinstance(body.get("tools"), list):
+            with self.lock:
+                if self.turns < len(self.replies):
+                    blocks = self.replies[self.turns]
+                self.turns += 1
+        if isinstance(body, dict) and body.get("stream"):
+            return 200, "text/event-stream", _stream("ok", model, blocks)
+        return 200, "application/json", json.dumps(_message("ok", model, blocks)).encode()
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def __enter__(self) -> FakeAnthropic:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *_exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        return self.origin
 
 
 def claude_env(home: Path, base_url: str) -> dict[str, str]:
