@@ -238,6 +238,39 @@ impl LintSession {
         WorkspaceLint { files }
     }
 
+    /// The profiles `skillforge.toml` chooses, if any (none: every profile).
+    pub fn configured_profiles(&self) -> &[ProfileId] {
+        &self.config.profiles
+    }
+
+    /// The buffer's text with every fix applied until none is left (safe ones, and unsafe ones when
+    /// asked), or `None` when nothing changes or the fixes do not settle.
+    pub fn fix_all(
+        &self,
+        buffer: &mut EditorBuffer,
+        profiles: &[ProfileId],
+        include_unsafe: bool,
+    ) -> Option<String> {
+        self.place(buffer);
+        let options = self.options(profiles);
+        let fixed = crate::lint::fix::fix_until_stable(
+            buffer.file(),
+            &options,
+            &EmbeddedOrDisk,
+            include_unsafe,
+        );
+        (fixed.converged && fixed.applied > 0 && fixed.text != buffer.text()).then_some(fixed.text)
+    }
+
+    /// The SKILL.md of the skill a client knows as `name` (its declared name, else its folder's), as
+    /// the files are on disk.
+    pub fn skill_named(&self, name: &str) -> Option<&Path> {
+        self.files
+            .iter()
+            .find(|file| lint_workspace::declared_name(file).as_deref() == Some(name))
+            .map(|file| file.path.as_path())
+    }
+
     fn options(&self, profiles: &[ProfileId]) -> LintOptions {
         let profiles = if profiles.is_empty() {
             ProfileId::ALL.to_vec()

@@ -5,6 +5,7 @@ mod export;
 mod lint;
 mod listing;
 mod load;
+mod lsp;
 mod manifest;
 mod schema;
 mod simulate;
@@ -30,6 +31,9 @@ pub enum Command {
     Listing(listing::Args),
     /// Print a skill's text within a token budget, as nagents' skill(name) tool returns it.
     Load(load::Args),
+    /// Serve editors over the Language Server Protocol on stdin/stdout: findings as you type, quick
+    /// fixes, hover, completion.
+    Lsp(lsp::Args),
     /// Show the requests a client would send a model for a message, with a mock model answering.
     Simulate(simulate::Args),
     /// Check how eval queries route to skills: ranking, precision/recall, competing descriptions.
@@ -47,6 +51,7 @@ pub fn run(command: Command) -> anyhow::Result<Exit> {
         Command::Manifest(args) => manifest::run(args),
         Command::Listing(args) => listing::run(args),
         Command::Load(args) => load::run(args),
+        Command::Lsp(args) => lsp::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Triggers(args) => triggers::run(args),
     }

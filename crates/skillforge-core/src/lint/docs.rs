@@ -7,6 +7,20 @@ use super::profile::PROFILES;
 use super::registry::CODES;
 use super::verification::Verification;
 
+/// Where the project lives (the workspace's `repository`).
+pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
+/// The generated rule documentation in the repository; each rule is a heading in it.
+const RULES_DOC: &str = "blob/main/docs/rules.md";
+
+/// The link to a rule's section of docs/rules.md (headings `## SF203 name-not-lowercase`).
+pub fn rule_uri(code: &str, rule: &super::Rule) -> String {
+    format!(
+        "{REPOSITORY}/{RULES_DOC}#{}-{}",
+        code.to_ascii_lowercase(),
+        rule.name
+    )
+}
+
 /// The text of `docs/rules.md`.
 pub fn rules_markdown() -> String {
     let mut out = String::new();

@@ -1234,7 +1234,7 @@ pub fn place(files: &mut [SkillFile]) {
 }
 
 /// The name a skill declares: the YAML `name`, else the folder name (what nagents and Codex use).
-fn declared_name(file: &SkillFile) -> Option<String> {
+pub fn declared_name(file: &SkillFile) -> Option<String> {
     let layout = crate::frontmatter::yaml::layout(&file.source).ok()?;
     // The file keeps this parse, and its lint reuses it.
     let parsed = file.parse_frontmatter(layout.yaml);

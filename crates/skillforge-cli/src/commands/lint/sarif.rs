@@ -14,9 +14,7 @@ use skillforge_core::lint::workspace::FileReport;
 use skillforge_core::lint::{Diagnostic, Rule, Severity};
 
 /// Where the project lives; `informationUri`, and the base of every rule's `helpUri`.
-const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
-/// The generated rule documentation in the repository; each rule is a heading in it.
-const RULES_DOC: &str = "blob/main/docs/rules.md";
+use skillforge_core::lint::docs::REPOSITORY;
 /// The base id of the repository root, the name GitHub's documentation and CodeQL use.
 pub const SOURCE_ROOT: &str = "%SRCROOT%";
 /// GitHub rejects a run with more results than this.
@@ -34,11 +32,7 @@ fn level(severity: Severity) -> &'static str {
 
 /// The link to a rule's section of docs/rules.md (headings `## SF203 name-not-lowercase`).
 pub fn help_uri(code: &str, rule: &Rule) -> String {
-    format!(
-        "{REPOSITORY}/{RULES_DOC}#{}-{}",
-        code.to_ascii_lowercase(),
-        rule.name
-    )
+    skillforge_core::lint::docs::rule_uri(code, rule)
 }
 
 /// The rule's documentation as docs/rules.md shows it: sections `## What it does`, `## Why it matters`, …

@@ -22,8 +22,19 @@ pub struct LocalLink {
 
 /// Link and image destinations that name local files (no scheme, not a pure `#anchor`).
 pub fn local_links(context: &SkillContext<'_>) -> Vec<LocalLink> {
-    let body_range = context.body_range();
-    let body = context.body();
+    links_in_body(context.body(), context.body_range())
+}
+
+/// [`local_links`] of a whole SKILL.md text, for an editor that holds no lint context.
+pub fn local_links_of(source: &str) -> Vec<LocalLink> {
+    let body_range = match crate::frontmatter::yaml::layout(source) {
+        Ok(layout) => layout.body,
+        Err(_) => TextRange::new(0, source.len()),
+    };
+    links_in_body(body_range.slice(source), body_range)
+}
+
+fn links_in_body(body: &str, body_range: TextRange) -> Vec<LocalLink> {
     // Without extensions, every link or image comes from a `[…]` construct (which needs `]`) or an
     // autolink (which needs `<`): a body with neither has none, and Markdown parsing is the dearest step.
     if !body.contains(']') && !body.contains('<') {
