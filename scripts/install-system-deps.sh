@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build, the window and the e2e tests need (strace: the adversarial
 # suite traces lint's syscalls) — only those missing.
-# Usage: scripts/install-system-deps.sh [build|e2e]...
+# Usage: scripts/install-system-deps.sh [build|e2e|editors]...
 set -euo pipefail
 
 want=()
@@ -9,7 +9,9 @@ for group in "${@:-build}"; do
   case "$group" in
     build) want+=(build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev) ;;
     e2e) want+=(xvfb xauth webkit2gtk-driver strace) ;;
-    *) echo "install-system-deps: unknown group '$group' (use build or e2e)" >&2; exit 2 ;;
+    # The language server's test drives a real editor.
+    editors) want+=(neovim) ;;
+    *) echo "install-system-deps: unknown group '$group' (use build, e2e or editors)" >&2; exit 2 ;;
   esac
 done
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeDescription,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeDescription,
     CompletionItem, CompletionItemKind, CompletionParams, CompletionTextEdit, DiagnosticSeverity,
     DocumentLink, DocumentLinkParams, Hover, HoverContents, HoverParams, MarkupContent, MarkupKind,
     NumberOrString, Range, TextEdit, Url, WorkspaceEdit,
@@ -70,8 +70,25 @@ pub fn diagnostics(lint: &BufferLint, index: &LineIndex) -> Vec<lsp_types::Diagn
         .collect()
 }
 
+/// `textDocument/codeAction`'s parameters as far as they are used: the findings are the server's own,
+/// so the diagnostics an editor echoes back (some send them incomplete) are not read.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeActionRequest {
+    pub text_document: lsp_types::TextDocumentIdentifier,
+    pub range: Range,
+    #[serde(default)]
+    pub context: CodeActionWanted,
+}
+
+#[derive(Deserialize, Default)]
+pub struct CodeActionWanted {
+    #[serde(default)]
+    pub only: Option<Vec<CodeActionKind>>,
+}
+
 /// Every quick fix of the findings in the range, and "fix all" for the whole file.
-pub fn code_actions(server: &mut Server, params: CodeActionParams) -> Result<Value, Refusal> {
+pub fn code_actions(server: &mut Server, params: CodeActionRequest) -> Result<Value, Refusal> {
     let uri = params.text_document.uri;
     let wanted = |kind: &CodeActionKind| {
         params.context.only.as_ref().is_none_or(|only| {

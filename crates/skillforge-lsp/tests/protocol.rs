@@ -189,6 +189,12 @@ fn diagnostics_follow_the_unsaved_text_and_fixes_apply() {
         "textDocument/codeAction",
         json!({"textDocument": {"uri": uri}, "range": colon["range"], "context": {"diagnostics": [colon]}}),
     );
+    // Editors that echo the finding back incompletely get the same actions.
+    let echoed = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": colon["range"], "context": {"diagnostics": [{}]}}),
+    );
+    assert_eq!(echoed, actions);
     let quick = actions
         .as_array()
         .unwrap()
