@@ -54,6 +54,7 @@ bench:
 	bench/lint-repo.sh
 	bench/lint-output.sh
 	bench/preview.sh
+	bench/lsp.sh
 
 ## bench-app: timings in the real window (keystroke to squiggles, previews over 5,000 skills); slow
 bench-app: app
