@@ -70,7 +70,7 @@ step "cargo test" cargo test --workspace --locked
 # build on stable keeps them in step with the engine's API.
 step "fuzz targets" cargo check --manifest-path fuzz/Cargo.toml --bins --locked
 step "bindings drift" bindings_unchanged
-step "editors" tests/editors/neovim.sh
+step "integrations" tests/integrations/run.sh
 step "svelte-check" npm --prefix ui run --silent check
 step "vitest" npm --prefix ui run --silent test
 step "fidelity" tests/fidelity/all.sh
