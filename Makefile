@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # The app as cargo builds it: honours CARGO_TARGET_DIR like every test and benchmark.
 APP ?= $(or $(CARGO_TARGET_DIR),target)/debug/skillforge-app
 
-.PHONY: run test deps ui app cli fidelity e2e bench bench-app fmt clean
+.PHONY: run test deps ui app cli fidelity e2e bench bench-app dist fmt clean
 
 ## run: install what is missing, build the UI and the app, open the window on $(WORKSPACE)
 run: deps app
@@ -24,7 +24,7 @@ test: deps ui
 
 deps:
 	scripts/install-system-deps.sh build
-	scripts/ensure-node.sh ui tests/e2e
+	scripts/ensure-node.sh ui tests/e2e editors/vscode
 
 ## ui: the front end, built into ui/dist (the app embeds it at compile time)
 ui: deps
@@ -61,9 +61,13 @@ bench-app: app
 	scripts/install-system-deps.sh e2e
 	E2E_SPEED=1 E2E_PREVIEWS_SPEED=1 E2E_SPECS="tests/e2e/specs/speed.test.mjs tests/e2e/specs/previews-speed.test.mjs" tests/e2e/run.sh
 
+## dist: the release CLI, the app's .deb and the VS Code extension's .vsix in dist/, with SHA-256 sums
+dist:
+	scripts/dist.sh
+
 fmt:
 	cargo fmt --all
 
 clean:
 	cargo clean
-	rm -rf ui/dist ui/node_modules tests/e2e/node_modules .venv-peers
+	rm -rf ui/dist ui/node_modules tests/e2e/node_modules editors/vscode/node_modules editors/vscode/out packaging/node_modules dist .venv-peers .venv-tools

@@ -73,6 +73,7 @@ step "bindings drift" bindings_unchanged
 step "integrations" tests/integrations/run.sh
 step "svelte-check" npm --prefix ui run --silent check
 step "vitest" npm --prefix ui run --silent test
+step "vscode extension" bash -c "npm --prefix editors/vscode run --silent check && npm --prefix editors/vscode run --silent test"
 step "fidelity" tests/fidelity/all.sh
 step "app build" cargo build -p skillforge-app --locked
 step "e2e" tests/e2e/run.sh
