@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeDescription,
-    CompletionItem, CompletionItemKind, CompletionParams, CompletionTextEdit, DiagnosticSeverity,
-    DocumentLink, DocumentLinkParams, Hover, HoverContents, HoverParams, MarkupContent, MarkupKind,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeDescription, CompletionItem,
+    CompletionItemKind, CompletionParams, CompletionTextEdit, DiagnosticSeverity, DocumentLink,
+    DocumentLinkParams, Hover, HoverContents, HoverParams, MarkupContent, MarkupKind,
     NumberOrString, Range, TextEdit, Url, WorkspaceEdit,
 };
 use serde::Deserialize;
@@ -15,6 +15,7 @@ use serde_json::Value;
 use skillforge_core::catalog::session::{Buffer, CatalogSession};
 use skillforge_core::clients::listing::{CatalogDialect, CatalogLimits};
 use skillforge_core::editor::{BufferLint, EditorDiagnostic};
+use skillforge_core::lint::context::Placement;
 use skillforge_core::lint::rules::body::{local_links_of, percent_decode};
 use skillforge_core::lint::{registry, Applicability, Severity};
 
@@ -85,6 +86,61 @@ pub struct CodeActionRequest {
 pub struct CodeActionWanted {
     #[serde(default)]
     pub only: Option<Vec<CodeActionKind>>,
+}
+
+/// The other files a cross-skill finding is about, as related information: the skills declaring the same
+/// name (SF601), the skill this one sits in (SF602), the skill 10xGraph loads instead.
+pub fn relate(diagnostics: &mut [lsp_types::Diagnostic], placement: &Placement) {
+    let location = |path: &str, message: String| {
+        let uri = Url::from_file_path(path).ok()?;
+        Some(lsp_types::DiagnosticRelatedInformation {
+            location: lsp_types::Location {
+                uri,
+                range: Range::default(),
+            },
+            message,
+        })
+    };
+    for diagnostic in diagnostics {
+        let code = match &diagnostic.code {
+            Some(NumberOrString::String(code)) => code.as_str(),
+            _ => continue,
+        };
+        let related: Vec<_> = match code {
+            "SF601" => {
+                let mut paths: Vec<&String> = placement.same_name_elsewhere.iter().collect();
+                for path in &placement.nagents_same_name {
+                    if !paths.contains(&path) {
+                        paths.push(path);
+                    }
+                }
+                if let Some(first) = &placement.tenxgraph_shadowed_by {
+                    if !paths.contains(&first) {
+                        paths.push(first);
+                    }
+                }
+                paths
+                    .into_iter()
+                    .filter_map(|path| location(path, "declares the same name".into()))
+                    .collect()
+            }
+            "SF602" => placement
+                .nested_in
+                .iter()
+                .filter_map(|folder| {
+                    let outer = Path::new(folder).join("SKILL.md");
+                    location(
+                        &outer.to_string_lossy(),
+                        "the skill this one sits in".into(),
+                    )
+                })
+                .collect(),
+            _ => continue,
+        };
+        if !related.is_empty() {
+            diagnostic.related_information = Some(related);
+        }
+    }
 }
 
 /// Every quick fix of the findings in the range, and "fix all" for the whole file.

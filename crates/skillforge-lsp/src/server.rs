@@ -219,7 +219,8 @@ impl Server {
             return;
         }
         let lint = session.lint_open_buffer(&mut document.buffer, &profiles);
-        let diagnostics = features::diagnostics(&lint, &document.index);
+        let mut diagnostics = features::diagnostics(&lint, &document.index);
+        features::relate(&mut diagnostics, document.buffer.placement());
         let version = Some(document.version);
         document.lint = Some(lint);
         self.publish(uri.clone(), diagnostics, version);

@@ -365,6 +365,24 @@ fn cross_skill_findings_reach_files_not_open_and_the_catalog_preview_answers() {
     let other = client.diagnostics_at(&url(&root.join("other/SKILL.md")), Value::Null);
     assert!(codes(&other).contains(&"SF601".to_string()), "{other:#}");
 
+    // Opened, the finding names the other file as related information.
+    let other_path = root.join("other/SKILL.md");
+    let text = std::fs::read_to_string(&other_path).unwrap();
+    let uri = open(&client, &other_path, &text);
+    let published = client.diagnostics_for(&uri, 1);
+    let duplicate = published["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "SF601")
+        .cloned()
+        .expect("SF601 in the open file");
+    assert_eq!(
+        duplicate["relatedInformation"][0]["location"]["uri"],
+        url(&root.join("copy/SKILL.md")),
+        "{duplicate:#}"
+    );
+
     let page = client.request(
         "skillforge/catalogPreview",
         json!({"dialect": "codex", "uri": url(&root.join("other/SKILL.md"))}),

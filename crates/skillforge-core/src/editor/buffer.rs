@@ -74,6 +74,11 @@ impl EditorBuffer {
         self.version
     }
 
+    /// The buffer's workspace facts (duplicate names, nesting) as of its last lint.
+    pub fn placement(&self) -> &Placement {
+        &self.file.placement
+    }
+
     pub(super) fn file(&self) -> &SkillFile {
         &self.file
     }
