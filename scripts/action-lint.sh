@@ -4,12 +4,20 @@
 # fails as INPUT_FAIL_LEVEL says: error, warning or never (unreadable input fails whatever the level).
 set -euo pipefail
 
-read -r -a paths <<<"${INPUT_PATHS:-.}"
+# Words are split on spaces and newlines (a YAML block lists one per line) and never glob-expanded.
+set -f
+paths=()
+while read -r -a words; do
+  paths+=("${words[@]}")
+done <<<"${INPUT_PATHS:-}"
 [ ${#paths[@]} -gt 0 ] || paths=(.)
 profiles=()
-for profile in ${INPUT_PROFILES:-}; do
-  profiles+=(--profile "$profile")
-done
+while read -r -a words; do
+  for profile in "${words[@]}"; do
+    profiles+=(--profile "$profile")
+  done
+done <<<"${INPUT_PROFILES:-}"
+set +f
 level=${INPUT_FAIL_LEVEL:-error}
 case "$level" in
   error | warning | never) ;;
@@ -22,9 +30,10 @@ if ! { mkdir -p "$(dirname "$sarif")" && : >"$sarif"; } 2>/dev/null; then
 fi
 
 # Annotations on the pull request; the exit status is taken from the SARIF run below.
-skillforge lint "${paths[@]}" "${profiles[@]}" --format github || true
+# `--` before the paths: a folder named like an option is linted, never taken as one.
+skillforge lint "${profiles[@]}" --format github -- "${paths[@]}" || true
 status=0
-skillforge lint "${paths[@]}" "${profiles[@]}" --format sarif >"$sarif" || status=$?
+skillforge lint "${profiles[@]}" --format sarif -- "${paths[@]}" >"$sarif" || status=$?
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
   echo "sarif-file=$sarif" >>"$GITHUB_OUTPUT"
 fi

@@ -102,6 +102,20 @@ status, _, outputs = run_action(bad, sarif_file="reports/out.sarif", paths="skil
 check(status == 1 and (bad / "reports/out.sarif").exists() and "sarif-file=reports/out.sarif" in outputs,
       f"paths, profiles and sarif-file are passed on (exit {status}, {outputs!r})")
 
+# Paths over several lines (a YAML block), an option-like folder name, a glob in profiles.
+multi = project("multi", "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user asks about PDFs.\n---\nBody.\n")
+bad_folder = multi / "-dash" / "pdf-tools"
+bad_folder.mkdir(parents=True)
+(bad_folder / "SKILL.md").write_text("---\nname: PDF-Tools\ndescription: Bad. Use when testing.\n---\n")
+before = (bad_folder / "SKILL.md").read_text()
+status, stdout, _ = run_action(multi, paths="skills\n-dash --fix\n")
+check(status == 2, f"every listed path is linted, `--fix` as a path is not an option (exit {status}): {stdout[-300:]}")
+check((bad_folder / "SKILL.md").read_text() == before, "nothing was rewritten")
+status, stdout, _ = run_action(multi, paths="skills\n-dash\n")
+check(status == 1 and "SF203" in stdout, f"a folder named like an option is linted (exit {status}): {stdout[-300:]}")
+status, stdout, _ = run_action(multi, profiles="*")
+check(status == 2, f"a glob in profiles is a profile name, refused as such (exit {status})")
+
 warned = project("warned", "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user asks about PDFs.\n---\nSee [the guide](references/guide.md).\n")
 status, stdout, _ = run_action(warned, profiles="spec")
 check(status == 0, f"a warning passes at fail-level error (exit {status}): {stdout[-400:]}")

@@ -228,8 +228,15 @@ pub fn code_actions(server: &mut Server, params: CodeActionRequest) -> Result<Va
     serde_json::to_value(actions).map_err(|error| Refusal::invalid(error.to_string()))
 }
 
-/// The frontmatter keys the schema knows: name → (description, whether the value is a boolean).
-fn schema_keys() -> Vec<(String, String, bool)> {
+/// A frontmatter key the schema knows: its description and the values it takes, where it names them
+/// (`true`/`false` for a boolean, the listed ones for an enumeration).
+struct SchemaKey {
+    key: String,
+    description: String,
+    values: Vec<String>,
+}
+
+fn schema_keys() -> Vec<SchemaKey> {
     let schema: Value =
         serde_json::from_str(&skillforge_core::frontmatter::schema::frontmatter_schema_json())
             .unwrap_or(Value::Null);
@@ -249,7 +256,20 @@ fn schema_keys() -> Vec<(String, String, bool)> {
                 Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "boolean"),
                 _ => false,
             };
-            (key.clone(), description, boolean)
+            let values = match property.get("enum").and_then(Value::as_array) {
+                Some(listed) => listed
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect(),
+                None if boolean => vec!["true".into(), "false".into()],
+                None => Vec::new(),
+            };
+            SchemaKey {
+                key: key.clone(),
+                description,
+                values,
+            }
         })
         .collect()
 }
@@ -345,14 +365,7 @@ pub fn hover(server: &mut Server, params: HoverParams) -> Result<Value, Refusal>
     if is_skill {
         for link in local_links_of(&text) {
             if link.range.start() <= byte && byte <= link.range.end() {
-                let target = folder.join(percent_decode(&link.target));
-                let what = match std::fs::symlink_metadata(&target) {
-                    Ok(metadata) if metadata.is_file() => format!("{} bytes", metadata.len()),
-                    Ok(metadata) if metadata.is_dir() => "a folder".to_string(),
-                    Ok(_) => "not a regular file".to_string(),
-                    Err(_) => "does not exist".to_string(),
-                };
-                return Ok(markdown(format!("`{}` — {what}", target.display())));
+                return Ok(markdown(link_target(&folder, &link.target)));
             }
         }
     }
@@ -365,14 +378,48 @@ pub fn hover(server: &mut Server, params: HoverParams) -> Result<Value, Refusal>
     }
     if frontmatter_range(&text).is_some_and(|range| range.contains(&byte)) {
         if let Some(key) = key_at_line(&text, byte) {
-            if let Some((key, description, _)) =
-                schema_keys().into_iter().find(|(name, _, _)| name == key)
-            {
-                return Ok(markdown(format!("**{key}** — {description}")));
+            if let Some(known) = schema_keys().into_iter().find(|known| known.key == key) {
+                let mut text = format!("**{}** — {}", known.key, known.description);
+                if !known.values.is_empty() {
+                    text.push_str(&format!("\n\nValues: `{}`", known.values.join("`, `")));
+                }
+                return Ok(markdown(text));
             }
         }
     }
     Ok(Value::Null)
+}
+
+/// What a relative link leads to, looked at only inside the skill folder: nothing outside it is
+/// opened or described.
+fn link_target(folder: &Path, target: &str) -> String {
+    use std::path::Component;
+    let decoded = percent_decode(target);
+    let relative = Path::new(&decoded);
+    let escapes = relative.is_absolute()
+        || relative
+            .components()
+            .any(|part| matches!(part, Component::ParentDir | Component::Prefix(_)));
+    if escapes {
+        return format!("`{target}` — outside the skill folder; not looked at");
+    }
+    let path = folder.join(relative);
+    let inside = std::fs::canonicalize(&path)
+        .ok()
+        .zip(std::fs::canonicalize(folder).ok());
+    let what = match inside {
+        Some((resolved, folder)) if !resolved.starts_with(&folder) => {
+            return format!("`{target}` — a link leading outside the skill folder; not looked at")
+        }
+        _ => match std::fs::symlink_metadata(&path) {
+            Ok(metadata) if metadata.is_file() => format!("{} bytes", metadata.len()),
+            Ok(metadata) if metadata.is_dir() => "a folder".to_string(),
+            Ok(metadata) if metadata.is_symlink() => "a link".to_string(),
+            Ok(_) => "not a regular file".to_string(),
+            Err(_) => "does not exist".to_string(),
+        },
+    };
+    format!("`{}` — {what}", path.display())
 }
 
 /// Frontmatter keys and boolean values; relative link targets inside the skill folder.
@@ -399,29 +446,29 @@ pub fn completion(server: &mut Server, params: CompletionParams) -> Result<Value
                     .lines()
                     .filter_map(|line| line.split_once(':').map(|(key, _)| key))
                     .collect();
-                for (key, description, _) in keys {
-                    if present.contains(&key.as_str()) {
+                for known in keys {
+                    if present.contains(&known.key.as_str()) {
                         continue;
                     }
                     items.push(CompletionItem {
-                        label: key.clone(),
+                        insert_text: Some(format!("{}: ", known.key)),
+                        label: known.key,
                         kind: Some(CompletionItemKind::PROPERTY),
                         detail: Some("frontmatter key".into()),
-                        documentation: Some(lsp_types::Documentation::String(description)),
-                        insert_text: Some(format!("{key}: ")),
+                        documentation: Some(lsp_types::Documentation::String(known.description)),
                         ..Default::default()
                     });
                 }
             }
-            Some((key, value))
-                if value.trim().is_empty()
-                    && keys
-                        .iter()
-                        .any(|(name, _, boolean)| name == key.trim() && *boolean) =>
-            {
-                for value in ["true", "false"] {
+            Some((key, value)) if value.trim().is_empty() => {
+                let values = keys
+                    .into_iter()
+                    .find(|known| known.key == key.trim())
+                    .map(|known| known.values)
+                    .unwrap_or_default();
+                for value in values {
                     items.push(CompletionItem {
-                        label: value.into(),
+                        label: value,
                         kind: Some(CompletionItemKind::VALUE),
                         ..Default::default()
                     });
@@ -521,13 +568,26 @@ pub fn document_links(server: &mut Server, params: DocumentLinkParams) -> Result
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CatalogPreviewParams {
     pub dialect: CatalogDialect,
     #[serde(default)]
-    pub limits: CatalogLimits,
+    pub limits: PreviewLimits,
     /// The document whose entry the page must hold.
     #[serde(default)]
     pub uri: Option<Url>,
+}
+
+/// The budgets of a preview: each at least 1; a name the engine does not know is refused, not ignored.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct PreviewLimits {
+    #[serde(default)]
+    pub manifest_tokens: Option<u32>,
+    #[serde(default)]
+    pub context_window: Option<u32>,
+    #[serde(default)]
+    pub skill_char_budget: Option<u32>,
 }
 
 /// What the app's catalog preview shows for the workspace folders, open SKILL.md files in place of
@@ -536,11 +596,23 @@ pub fn catalog_preview(
     server: &mut Server,
     params: CatalogPreviewParams,
 ) -> Result<Value, Refusal> {
-    if params.limits.manifest_tokens == Some(0) || params.limits.context_window == Some(0) {
+    let limits = params.limits;
+    if [
+        limits.manifest_tokens,
+        limits.context_window,
+        limits.skill_char_budget,
+    ]
+    .contains(&Some(0))
+    {
         return Err(Refusal::invalid(
-            "budgets must be positive: the manifest cap and the context window are at least 1",
+            "budgets must be positive: manifest_tokens, context_window and skill_char_budget are at least 1",
         ));
     }
+    let limits = CatalogLimits {
+        manifest_tokens: limits.manifest_tokens,
+        context_window: limits.context_window,
+        skill_char_budget: limits.skill_char_budget,
+    };
     let current = match &params.uri {
         Some(uri) => Some(server.path_of(uri)?.display().to_string()),
         None => None,
@@ -554,10 +626,12 @@ pub fn catalog_preview(
             text: document.buffer.text().to_string(),
         })
         .collect();
-    let catalog = CatalogSession::open(&server.roots);
-    let page = catalog
-        .preview(params.dialect, &params.limits, &buffers)
-        .page(PREVIEW_ROWS, current.as_deref(), None);
+    let catalog = CatalogSession::open(&server.canonical_roots());
+    let page = catalog.preview(params.dialect, &limits, &buffers).page(
+        PREVIEW_ROWS,
+        current.as_deref(),
+        None,
+    );
     serde_json::to_value(page).map_err(|error| Refusal::invalid(error.to_string()))
 }
 
@@ -582,13 +656,15 @@ mod tests {
     }
 
     #[test]
-    fn the_schema_gives_keys_with_descriptions_and_boolean_kinds() {
+    fn the_schema_gives_keys_with_descriptions_and_known_values() {
         let keys = schema_keys();
-        let name = keys.iter().find(|(key, _, _)| key == "name").unwrap();
-        assert!(!name.1.is_empty());
-        assert!(!name.2);
-        assert!(keys
-            .iter()
-            .any(|(key, _, boolean)| key == "disable-model-invocation" && *boolean));
+        let find = |wanted: &str| keys.iter().find(|known| known.key == wanted).unwrap();
+        assert!(!find("name").description.is_empty());
+        assert!(find("name").values.is_empty());
+        assert_eq!(find("disable-model-invocation").values, ["true", "false"]);
+        assert_eq!(
+            find("effort").values,
+            skillforge_core::clients::claude_code::fields::EFFORT_LEVELS
+        );
     }
 }

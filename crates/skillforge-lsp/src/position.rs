@@ -65,7 +65,9 @@ impl LineIndex {
         if line >= self.starts.len() {
             return self.length;
         }
-        (self.starts[line] + position.character).min(self.ends[line])
+        self.starts[line]
+            .saturating_add(position.character)
+            .min(self.ends[line])
     }
 
     pub fn line_count(&self) -> usize {
@@ -123,6 +125,8 @@ mod tests {
         // Past a line's end or past the text: clamped.
         assert_eq!(index.offset(Position::new(0, 40)), 1);
         assert_eq!(index.offset(Position::new(40, 0)), 12);
+        // A column at the limit of the type: the line's end, never a wrap onto another line.
+        assert_eq!(index.offset(Position::new(3, u32::MAX)), 10);
     }
 
     #[test]

@@ -35,6 +35,9 @@ pub struct Document {
     pub version: i32,
     /// The findings about the current text; `None` for files that are no SKILL.md.
     pub lint: Option<BufferLint>,
+    /// Why the server's copy of the text no longer matches the editor's, after a change it could not
+    /// apply: nothing is said about the text (no findings, hover or fixes) until it is sent whole again.
+    pub lost: Option<String>,
 }
 
 impl Document {
@@ -43,13 +46,20 @@ impl Document {
     }
 }
 
+/// A workspace folder: as the editor names it, and where it really is.
+pub struct Root {
+    pub given: PathBuf,
+    pub canonical: PathBuf,
+}
+
 pub struct Server {
-    /// The workspace folders, canonical.
-    pub roots: Vec<PathBuf>,
+    pub roots: Vec<Root>,
     /// Chosen by the client; else those of `skillforge.toml`; else every profile.
     requested_profiles: Vec<ProfileId>,
     session: Option<Arc<LintSession>>,
     pub documents: HashMap<Url, Document>,
+    /// The files not open whose findings were published, so those that vanish are cleared.
+    published: std::collections::HashSet<Url>,
     /// Notifications to send once the current message is handled.
     outbox: Vec<Message>,
 }
@@ -76,39 +86,123 @@ pub fn is_skill_file(path: &Path) -> bool {
 
 impl Server {
     pub fn new(params: &InitializeParams) -> Self {
-        let mut roots: Vec<PathBuf> = params
+        let mut given: Vec<PathBuf> = params
             .workspace_folders
             .iter()
             .flatten()
             .filter_map(|folder| folder.uri.to_file_path().ok())
             .collect();
         #[allow(deprecated)]
-        if roots.is_empty() {
+        if given.is_empty() {
             if let Some(path) = params
                 .root_uri
                 .as_ref()
                 .and_then(|uri| uri.to_file_path().ok())
             {
-                roots.push(path);
+                given.push(path);
             }
         }
-        let roots = roots
-            .into_iter()
-            .filter_map(|root| std::fs::canonicalize(root).ok())
-            .collect();
-        let requested_profiles = params
-            .initialization_options
-            .as_ref()
-            .and_then(|options| options.get("profiles"))
-            .and_then(|profiles| serde_json::from_value(profiles.clone()).ok())
-            .unwrap_or_default();
-        Self {
-            roots,
-            requested_profiles,
+        let mut server = Self {
+            roots: Vec::new(),
+            requested_profiles: Vec::new(),
             session: None,
             documents: HashMap::new(),
+            published: Default::default(),
             outbox: Vec::new(),
+        };
+        for path in given {
+            match std::fs::canonicalize(&path) {
+                Ok(canonical) => server.roots.push(Root {
+                    given: path,
+                    canonical,
+                }),
+                Err(error) => server.log(&format!(
+                    "workspace folder {}: cannot be opened ({error}); its files are not served",
+                    path.display()
+                )),
+            }
         }
+        if server.roots.is_empty() {
+            server.log("no workspace folder: open a folder of skills so the server can read them");
+        }
+        let profiles = params
+            .initialization_options
+            .as_ref()
+            .and_then(|options| options.get("profiles"));
+        match profiles {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(names)) => {
+                for name in names {
+                    match serde_json::from_value::<ProfileId>(name.clone()) {
+                        Ok(profile) if !server.requested_profiles.contains(&profile) => {
+                            server.requested_profiles.push(profile)
+                        }
+                        Ok(_) => {}
+                        Err(_) => {
+                            let known: Vec<&str> =
+                                ProfileId::ALL.iter().map(|profile| profile.as_str()).collect();
+                            server.log(&format!(
+                                "initializationOptions.profiles: unknown profile {name} (known: {})",
+                                known.join(", ")
+                            ));
+                        }
+                    }
+                }
+            }
+            Some(other) => server.log(&format!(
+                "initializationOptions.profiles must be a list of profile names, not {other}; the profiles of skillforge.toml apply"
+            )),
+        }
+        server
+    }
+
+    /// The workspace folders where they really are.
+    pub fn canonical_roots(&self) -> Vec<PathBuf> {
+        self.roots
+            .iter()
+            .map(|root| root.canonical.clone())
+            .collect()
+    }
+
+    /// A file's URI as the editor names it: under the workspace folder as the editor spelled it.
+    fn client_uri(&self, path: &Path) -> Option<Url> {
+        let spelled = self
+            .roots
+            .iter()
+            .find_map(|root| {
+                path.strip_prefix(&root.canonical)
+                    .ok()
+                    .map(|rest| root.given.join(rest))
+            })
+            .unwrap_or_else(|| path.to_path_buf());
+        Url::from_file_path(spelled).ok()
+    }
+
+    /// Reads a file inside a workspace folder without following links, within the size a client
+    /// reads: a FIFO, a device or an endless file is refused at once.
+    pub fn read_inside(&self, path: &Path) -> Result<String, String> {
+        use skillforge_core::fs::{open, read};
+        let root = self
+            .roots
+            .iter()
+            .find(|root| path.starts_with(&root.canonical))
+            .ok_or_else(|| format!("{}: outside the workspace folders", path.display()))?;
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Err(format!("{}: not a file", path.display()));
+        };
+        let below: Vec<&std::ffi::OsStr> = parent
+            .strip_prefix(&root.canonical)
+            .unwrap_or(Path::new(""))
+            .iter()
+            .collect();
+        let fail = |what: String| format!("{}: {what}", path.display());
+        let root_folder = open::root_directory(&root.canonical)
+            .map_err(|errno| fail(std::io::Error::from(errno).to_string()))?;
+        let folder = open::directory_beneath(&root_folder, below)
+            .map_err(|(errno, _)| fail(std::io::Error::from(errno).to_string()))?;
+        let read = read::regular_at(&folder, name, read::Limit::SKILL_FILE)
+            .map_err(|error| fail(error.to_string()))?;
+        Ok(String::from_utf8_lossy(&read.bytes).into_owned())
     }
 
     pub fn capabilities() -> ServerCapabilities {
@@ -149,7 +243,7 @@ impl Server {
         if let Some(session) = &self.session {
             return Arc::clone(session);
         }
-        let session = Arc::new(match LintSession::open(&self.roots) {
+        let session = Arc::new(match LintSession::open(&self.canonical_roots()) {
             Ok(session) => session,
             Err(error) => {
                 self.log(&format!(
@@ -169,20 +263,55 @@ impl Server {
         self.session().configured_profiles().to_vec()
     }
 
-    /// The path of a document inside the workspace folders, or why it is refused.
+    /// Where a document really is, inside a workspace folder, or why it is refused: a path naming `..`,
+    /// a folder that cannot be opened, or a link leading outside.
     pub fn path_of(&self, uri: &Url) -> Result<PathBuf, Refusal> {
+        use std::path::Component;
         let path = uri
             .to_file_path()
             .map_err(|()| Refusal::invalid(format!("{uri}: only file: documents are served")))?;
-        // The folder is resolved (a document may not exist yet): links cannot carry it outside.
-        let resolved = match (path.parent(), path.file_name()) {
-            (Some(parent), Some(name)) => std::fs::canonicalize(parent)
-                .map(|parent| parent.join(name))
-                .unwrap_or_else(|_| path.clone()),
-            _ => path.clone(),
+        if path
+            .components()
+            .any(|part| matches!(part, Component::ParentDir | Component::CurDir))
+        {
+            return Err(Refusal::invalid(format!(
+                "{}: a path through `.` or `..` is not served; name the file directly",
+                path.display()
+            )));
+        }
+        let path = self
+            .roots
+            .iter()
+            .find_map(|root| {
+                path.strip_prefix(&root.given)
+                    .ok()
+                    .map(|rest| root.canonical.join(rest))
+            })
+            .unwrap_or(path);
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Err(Refusal::invalid(format!("{}: not a file", path.display())));
         };
-        if self.roots.iter().any(|root| resolved.starts_with(root)) {
-            Ok(path)
+        let parent = std::fs::canonicalize(parent).map_err(|error| {
+            Refusal::invalid(format!(
+                "{}: its folder cannot be opened ({error})",
+                path.display()
+            ))
+        })?;
+        let mut resolved = parent.join(name);
+        if std::fs::symlink_metadata(&resolved).is_ok_and(|metadata| metadata.is_symlink()) {
+            resolved = std::fs::canonicalize(&resolved).map_err(|error| {
+                Refusal::invalid(format!(
+                    "{}: a link that cannot be followed ({error})",
+                    path.display()
+                ))
+            })?;
+        }
+        if self
+            .roots
+            .iter()
+            .any(|root| resolved.starts_with(&root.canonical))
+        {
+            Ok(resolved)
         } else {
             Err(Refusal::invalid(format!(
                 "{}: outside the workspace folders; the server reads only files inside them",
@@ -193,9 +322,16 @@ impl Server {
 
     pub fn document(&self, uri: &Url) -> Result<&Document, Refusal> {
         self.path_of(uri)?;
-        self.documents
+        let document = self
+            .documents
             .get(uri)
-            .ok_or_else(|| Refusal::invalid(format!("{uri}: not open")))
+            .ok_or_else(|| Refusal::invalid(format!("{uri}: not open")))?;
+        match &document.lost {
+            Some(why) => Err(Refusal::invalid(format!(
+                "{uri}: the server's copy of the text is out of step with the editor's ({why}); reopen the file"
+            ))),
+            None => Ok(document),
+        }
     }
 
     fn log(&mut self, message: &str) {
@@ -215,6 +351,22 @@ impl Server {
         let Some(document) = self.documents.get_mut(uri) else {
             return;
         };
+        if let Some(why) = &document.lost {
+            // Findings about a text the editor does not have would mislead, and fixes would overwrite it.
+            let lost = lsp_types::Diagnostic {
+                range: lsp_types::Range::default(),
+                severity: Some(lsp_types::DiagnosticSeverity::ERROR),
+                source: Some("skillforge".into()),
+                message: format!(
+                    "skillforge lost track of this file's text ({why}); close and reopen it to see its findings again"
+                ),
+                ..Default::default()
+            };
+            document.lint = None;
+            let version = Some(document.version);
+            self.publish(uri.clone(), vec![lost], version);
+            return;
+        }
         if !document.is_skill_file() {
             return;
         }
@@ -238,27 +390,43 @@ impl Server {
     }
 
     /// Every SKILL.md of the workspace that is not open, linted as on disk: the cross-skill findings
-    /// (duplicate names, nesting) reach files the author has not opened.
-    fn publish_workspace(&mut self) {
+    /// (duplicate names, nesting) reach files the author has not opened. Files published before that are
+    /// gone have their findings cleared.
+    pub fn publish_workspace(&mut self) {
         let profiles = self.profiles();
         let session = self.session();
         let lint = session.lint_workspace(&HashMap::new(), &profiles);
+        let mut published = std::collections::HashSet::new();
         for file in lint.files {
-            let Ok(uri) = Url::from_file_path(&file.path) else {
+            let path = PathBuf::from(&file.path);
+            let Some(uri) = self.client_uri(&path) else {
                 continue;
             };
             if self.documents.contains_key(&uri) {
                 continue;
             }
-            let text = std::fs::read_to_string(&file.path).unwrap_or_default();
+            let Ok(text) = self.read_inside(&path) else {
+                continue;
+            };
             let index = LineIndex::new(&text);
             let buffer = BufferLint {
                 diagnostics: file.diagnostics,
                 verdicts: file.verdicts,
             };
             let diagnostics = features::diagnostics(&buffer, &index);
+            published.insert(uri.clone());
             self.publish(uri, diagnostics, None);
         }
+        let vanished: Vec<Url> = self
+            .published
+            .difference(&published)
+            .filter(|uri| !self.documents.contains_key(*uri))
+            .cloned()
+            .collect();
+        for uri in vanished {
+            self.publish(uri, Vec::new(), None);
+        }
+        self.published = published;
     }
 
     /// The workspace changed on disk: read it again and lint what is open against it.
@@ -292,23 +460,45 @@ impl Server {
                         buffer: EditorBuffer::new(path, text),
                         version: params.text_document.version,
                         lint: None,
+                        lost: None,
                     },
                 );
                 self.relint(&uri);
             }
             note::DidChangeTextDocument::METHOD => {
-                let Ok(params) = notification.extract::<lsp_types::DidChangeTextDocumentParams>(
+                let raw_uri = notification
+                    .params
+                    .pointer("/textDocument/uri")
+                    .and_then(Value::as_str)
+                    .and_then(|uri| Url::parse(uri).ok());
+                let params = match notification.extract::<lsp_types::DidChangeTextDocumentParams>(
                     note::DidChangeTextDocument::METHOD,
-                ) else {
-                    return;
+                ) {
+                    Ok(params) => params,
+                    Err(error) => {
+                        let why = format!("a change that could not be read: {error:?}");
+                        match raw_uri.filter(|uri| self.documents.contains_key(uri)) {
+                            Some(uri) => {
+                                self.log(&format!("{uri}: {why}"));
+                                if let Some(document) = self.documents.get_mut(&uri) {
+                                    document.lost = Some(why);
+                                }
+                                self.relint(&uri);
+                            }
+                            None => self.log(&format!("textDocument/didChange: {why}")),
+                        }
+                        return;
+                    }
                 };
                 let uri = params.text_document.uri;
                 let Some(document) = self.documents.get_mut(&uri) else {
-                    return;
+                    return self.log(&format!("{uri}: changed, but it is not open"));
                 };
                 let mut problem = None;
-                for change in params.content_changes {
+                for (index, change) in params.content_changes.into_iter().enumerate() {
                     match change.range {
+                        // Once lost, only a whole text brings the copy back.
+                        Some(_) if document.lost.is_some() => {}
                         Some(range) => {
                             let edit = EditorEdit {
                                 from: document.index.offset(range.start),
@@ -317,22 +507,29 @@ impl Server {
                             };
                             let version = document.buffer.version();
                             if let Err(error) = document.buffer.apply(version, &[edit]) {
-                                problem = Some(error.to_string());
-                                break;
+                                let why = format!(
+                                    "change {index} of version {} ({}:{} to {}:{}) does not fit the text: {error}",
+                                    params.text_document.version,
+                                    range.start.line,
+                                    range.start.character,
+                                    range.end.line,
+                                    range.end.character
+                                );
+                                problem = Some(why.clone());
+                                document.lost = Some(why);
                             }
                         }
                         None => {
                             let path = document.buffer.path().to_path_buf();
                             document.buffer = EditorBuffer::new(path, change.text);
+                            document.lost = None;
                         }
                     }
                     document.index = LineIndex::new(document.buffer.text());
                 }
                 document.version = params.text_document.version;
                 if let Some(problem) = problem {
-                    self.log(&format!(
-                        "{uri}: a change did not fit the text ({problem}); reopen the file"
-                    ));
+                    self.log(&format!("{uri}: {problem}; reopen the file"));
                 }
                 self.relint(&uri);
             }
@@ -345,9 +542,12 @@ impl Server {
                 let uri = params.text_document.uri;
                 if let Some(document) = self.documents.remove(&uri) {
                     // Unsaved edits are gone: what stands is the file on disk, as for files never opened.
-                    let saved = std::fs::read_to_string(document.buffer.path()).ok();
+                    let saved = document
+                        .is_skill_file()
+                        .then(|| self.read_inside(document.buffer.path()).ok())
+                        .flatten();
                     let diagnostics = match saved {
-                        Some(text) if document.is_skill_file() => {
+                        Some(text) => {
                             let profiles = self.profiles();
                             let lint = self.session().lint_buffer(
                                 document.buffer.path(),
@@ -433,49 +633,113 @@ impl Server {
     }
 }
 
-/// Runs the protocol on `connection` until the client asks to shut down and exits.
-pub fn serve(connection: Connection) -> Result<(), String> {
-    let capabilities =
-        serde_json::to_value(Server::capabilities()).map_err(|error| error.to_string())?;
-    let (id, params) = connection
-        .initialize_start()
-        .map_err(|error| error.to_string())?;
-    let params: InitializeParams =
-        serde_json::from_value(params).map_err(|error| format!("initialize: {error}"))?;
-    let result = serde_json::json!({
-        "capabilities": capabilities,
-        "serverInfo": ServerInfo {
-            name: "skillforge".into(),
-            version: Some(env!("CARGO_PKG_VERSION").into()),
-        },
-    });
-    connection
-        .initialize_finish(id, result)
-        .map_err(|error| error.to_string())?;
-    let mut server = Server::new(&params);
-    // The `initialized` notification was read with the handshake: the workspace's findings go out now.
-    server.publish_workspace();
-    for reply in server.outbox.drain(..) {
+/// How a session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// `shutdown`, then `exit`: as the protocol asks.
+    Exit,
+    /// `exit` without `shutdown` first (the protocol's exit code 1).
+    ExitWithoutShutdown,
+    /// The input closed without `exit`.
+    InputClosed,
+}
+
+fn error(id: RequestId, code: ErrorCode, message: impl Into<String>) -> Message {
+    Message::Response(Response::new_err(id, code as i32, message.into()))
+}
+
+/// Runs the protocol on `connection` until the client exits or its input closes.
+pub fn serve(connection: Connection) -> Result<Ended, String> {
+    let send = |message: Message| {
         connection
             .sender
-            .send(reply)
-            .map_err(|error| error.to_string())?;
-    }
-    for message in &connection.receiver {
-        if let Message::Request(request) = &message {
-            if connection
-                .handle_shutdown(request)
-                .map_err(|error| error.to_string())?
-            {
-                return Ok(());
+            .send(message)
+            .map_err(|_| "the output closed".to_string())
+    };
+    // The handshake: requests before `initialize` are refused as the protocol says; a malformed
+    // `initialize` is answered with what is wrong, and another may follow.
+    let params = loop {
+        let Ok(message) = connection.receiver.recv() else {
+            return Ok(Ended::InputClosed);
+        };
+        match message {
+            Message::Request(request) if request.method == req::Initialize::METHOD => {
+                match serde_json::from_value::<InitializeParams>(request.params) {
+                    Ok(params) => {
+                        let result = serde_json::json!({
+                            "capabilities": Server::capabilities(),
+                            "serverInfo": ServerInfo {
+                                name: "skillforge".into(),
+                                version: Some(env!("CARGO_PKG_VERSION").into()),
+                            },
+                        });
+                        send(Message::Response(Response::new_ok(request.id, result)))?;
+                        break params;
+                    }
+                    Err(problem) => send(error(
+                        request.id,
+                        ErrorCode::InvalidParams,
+                        format!("initialize: {problem}"),
+                    ))?,
+                }
             }
+            Message::Request(request) => send(error(
+                request.id,
+                ErrorCode::ServerNotInitialized,
+                format!("{}: the server is not initialized yet", request.method),
+            ))?,
+            Message::Notification(notification) if notification.method == note::Exit::METHOD => {
+                return Ok(Ended::ExitWithoutShutdown)
+            }
+            _ => {}
+        }
+    };
+    let mut server = Server::new(&params);
+    // The workspace's findings go out at once.
+    server.publish_workspace();
+    for reply in server.outbox.drain(..) {
+        send(reply)?;
+    }
+    let mut shut_down = false;
+    for message in &connection.receiver {
+        match &message {
+            Message::Request(request) if shut_down => {
+                send(error(
+                    request.id.clone(),
+                    ErrorCode::InvalidRequest,
+                    format!("{}: the server is shutting down", request.method),
+                ))?;
+                continue;
+            }
+            Message::Request(request) if request.method == req::Shutdown::METHOD => {
+                shut_down = true;
+                send(Message::Response(Response::new_ok(
+                    request.id.clone(),
+                    Value::Null,
+                )))?;
+                continue;
+            }
+            Message::Request(request) if request.method == req::Initialize::METHOD => {
+                send(error(
+                    request.id.clone(),
+                    ErrorCode::InvalidRequest,
+                    "initialize: the server is already initialized",
+                ))?;
+                continue;
+            }
+            Message::Notification(notification) if notification.method == note::Exit::METHOD => {
+                return Ok(if shut_down {
+                    Ended::Exit
+                } else {
+                    Ended::ExitWithoutShutdown
+                });
+            }
+            _ if shut_down => continue,
+            _ => {}
         }
         for reply in server.handle(message) {
-            connection
-                .sender
-                .send(reply)
-                .map_err(|error| error.to_string())?;
+            send(reply)?;
         }
     }
-    Ok(())
+    Ok(Ended::InputClosed)
 }

@@ -9,7 +9,12 @@ pub struct Args {
     stdio: bool,
 }
 
+/// Exit 0 after `shutdown` and `exit`; 1 when the editor exited without `shutdown` or closed the input
+/// (as the protocol asks); 2 when the input could not be followed.
 pub fn run(_args: Args) -> anyhow::Result<Exit> {
-    skillforge_lsp::stdio().map_err(|error| anyhow::anyhow!("language server: {error}"))?;
-    Ok(Exit::Clean)
+    match skillforge_lsp::stdio() {
+        Ok(skillforge_lsp::Ended::Exit) => Ok(Exit::Clean),
+        Ok(_) => Ok(Exit::Findings),
+        Err(error) => anyhow::bail!("language server: {error}"),
+    }
 }

@@ -78,9 +78,11 @@ pub struct SkillFrontmatter {
     pub model: Option<String>,
     /// Claude Code: reasoning effort while the skill is active.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = crate::clients::claude_code::fields::EFFORT_LEVELS))]
     pub effort: Option<String>,
     /// Claude Code: `fork` runs the skill in a separate context.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = ["fork"]))]
     pub context: Option<String>,
     /// Claude Code: the subagent type used with `context: fork`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -93,6 +95,7 @@ pub struct SkillFrontmatter {
     pub paths: Option<StringOrList>,
     /// Claude Code: the shell used for the skill's commands.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = crate::clients::claude_code::fields::SHELLS))]
     pub shell: Option<String>,
 }
 
