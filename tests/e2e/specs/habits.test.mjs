@@ -1,19 +1,12 @@
 // A desktop editor's habits in the real window: the welcome on first start, keyboard shortcuts and their sheet,
-// the command palette, a dark theme that follows the system and is remembered, tabs for open files, moving
-// between problems, and the small defects around them (stale markers after quick undos, Ctrl+S in a conflict,
-// the Recent popover, the playground's text, images in the preview).
+// the command palette, a dark theme that follows the system and is remembered, tabs for open files, and moving
+// between problems.
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { copyFixture, editorText, launch, openSkill, press, problems, quit, removeCopy, screenshot, waitFor } from "./support.mjs";
-
-// A 2×2 PNG (red, green, blue, white), written beside the skill as a bundled image.
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==",
-  "base64",
-);
+import { copyFixture, launch, openSkill, press, problems, quit, removeCopy, screenshot, waitFor } from "./support.mjs";
 
 const testid = (id) => `[data-testid="${id}"]`;
 
@@ -67,15 +60,6 @@ describe("the habits of a desktop editor", { timeout: 400_000 }, () => {
     const csv = path.join(workspace, "csv-cleanup", "SKILL.md");
     const text = await readFile(csv, "utf8");
     await writeFile(csv, text.replace("name: csv-cleanup\n", "name: CSV-Cleanup\n").replace("\n---\n", "\nfoo: bar\n---\n"));
-    // A bundled image and a remote one in release-notes.
-    const notes = path.join(workspace, "release-notes");
-    await mkdir(path.join(notes, "assets"));
-    await writeFile(path.join(notes, "assets", "logo.png"), PNG);
-    const body = await readFile(path.join(notes, "SKILL.md"), "utf8");
-    await writeFile(
-      path.join(notes, "SKILL.md"),
-      `${body}\n![logo](assets/logo.png)\n\n![tracker](https://example.com/pixel.png)\n\n![gone](assets/missing.png)\n`,
-    );
     browser = await launch(workspace, { configDir });
   });
 
@@ -206,150 +190,4 @@ describe("the habits of a desktop editor", { timeout: 400_000 }, () => {
     await waitFor(browser, "the system's (light) theme", () => colours(browser), (now) => now.theme === "light" && luminance(now.body) > 0.7);
   });
 
-  it("clears the marker and hover of an error that quick undos removed", async () => {
-    await openSkill(browser, "release-notes");
-    const saved = await editorText(browser);
-    await browser.$('[data-testid="editor"] .cm-content').click();
-    await shortcut(browser, "Control", "Home");
-    await press(browser, "ArrowDown", "ArrowDown", "End");
-    // Three undo steps (the editor groups typing that pauses less than half a second).
-    await press(browser, "Enter", "fo");
-    await browser.pause(800);
-    await press(browser, "o: ");
-    await browser.pause(800);
-    await press(browser, "bar");
-    await waitFor(browser, "the unknown-field finding", () => problems(browser), (rows) => rows.some((row) => row.live && row.code === "SF402"));
-    await waitFor(browser, "its marker", () => browser.$$('[data-testid="editor"] .cm-lint-marker-error').length, (count) => count > 0);
-    // All three undos in one burst, faster than the linter answers.
-    await browser
-      .action("key")
-      .down("\uE009")
-      .down("z")
-      .up("z")
-      .down("z")
-      .up("z")
-      .down("z")
-      .up("z")
-      .up("\uE009")
-      .perform();
-    await waitFor(browser, "the saved text back", () => editorText(browser), (text) => text === saved);
-    await waitFor(browser, "no live problems", () => problems(browser), (rows) => rows.every((row) => !row.live));
-    const left = await waitFor(
-      browser,
-      "no marker or squiggle left",
-      () =>
-        browser.execute(() => ({
-          markers: document.querySelectorAll('[data-testid="editor"] .cm-lint-marker-error, [data-testid="editor"] .cm-lint-marker-warning').length,
-          squiggles: document.querySelectorAll('[data-testid="editor"] .cm-lintRange-error, [data-testid="editor"] .cm-lintRange-warning').length,
-        })),
-      (found) => found.markers === 0 && found.squiggles === 0,
-      { timeout: 5_000 },
-    );
-    assert.deepEqual(left, { markers: 0, squiggles: 0 });
-    await screenshot(browser, "habits-undo-clears-markers");
-  });
-
-  it("renders bundled images in the preview and never loads remote ones", async () => {
-    await browser.$(testid("tab-preview")).click();
-    const images = await waitFor(
-      browser,
-      "the preview's images",
-      () =>
-        browser.execute(() => ({
-          loaded: Array.from(document.querySelectorAll('[data-testid="preview"] img'), (img) => ({
-            src: img.getAttribute("src")?.slice(0, 22) ?? "",
-            width: img.naturalWidth,
-            alt: img.getAttribute("alt"),
-          })),
-          placeholders: Array.from(document.querySelectorAll('[data-testid="preview"] .image-placeholder'), (span) => span.textContent),
-        })),
-      (found) => found.loaded.length > 0 && found.loaded.every((image) => image.width > 0),
-    );
-    assert.deepEqual(images.loaded, [{ src: "data:image/png;base64,", width: 2, alt: "logo" }]);
-    assert.equal(images.placeholders.length, 2, JSON.stringify(images.placeholders));
-    assert.match(images.placeholders[0], /tracker.*remote image not loaded/);
-    assert.match(images.placeholders[1], /gone.*not found/);
-    await screenshot(browser, "habits-preview-images");
-  });
-
-  it("closes the Recent popover on a click outside it", async () => {
-    const menu = browser.$(testid("recent-menu"));
-    await menu.$("summary").click();
-    await waitFor(browser, "the Recent popover open", () => menu.getAttribute("open"), (open) => open !== null);
-    await screenshot(browser, "habits-recent-open");
-    await browser.$(testid("status-bar")).click();
-    await waitFor(browser, "the Recent popover closed", () => menu.getAttribute("open"), (open) => open === null, { timeout: 5_000 });
-  });
-
-  it("says what to do when Ctrl+S meets a conflict", async () => {
-    await openSkill(browser, "csv-cleanup");
-    const file = path.join(workspace, "csv-cleanup", "SKILL.md");
-    await browser.$('[data-testid="editor"] .cm-content').click();
-    await shortcut(browser, "Control", "End");
-    await press(browser, " Mine.");
-    const theirs = (await readFile(file, "utf8")).replace("# CSV cleanup", "# CSV cleanup (edited outside)");
-    await writeFile(file, theirs);
-    await waitFor(browser, "the conflict banner", () => exists(browser, testid("conflict-banner")), Boolean);
-    await shortcut(browser, "Control", "s");
-    const said = await waitFor(
-      browser,
-      "what to do about the conflict",
-      async () => ((await exists(browser, testid("conflict-save-refused"))) ? browser.$(testid("conflict-save-refused")).getText() : null),
-      (text) => text !== null,
-      { timeout: 5_000 },
-    );
-    assert.match(said, /Not saved/);
-    assert.match(said, /Reload theirs/);
-    assert.match(said, /Keep mine/);
-    assert.equal(await readFile(file, "utf8"), theirs, "their version on disk is untouched");
-    await screenshot(browser, "habits-ctrl-s-in-conflict");
-
-    // The Compare dialog covers what is behind it to its last row.
-    await browser.$(testid("conflict-compare")).click();
-    await waitFor(browser, "the compare dialog", () => browser.$$('[data-testid="compare-view"] .cm-content').length, (count) => count === 2);
-    const behind = await browser.execute(() => {
-      const dialog = document.querySelector('[data-testid="compare-view"]');
-      const rect = dialog.getBoundingClientRect();
-      const found = [];
-      for (const fromBottom of [2, 6, 12, 24]) {
-        for (const fraction of [0.1, 0.3, 0.5, 0.7, 0.9]) {
-          const x = rect.left + rect.width * fraction;
-          const y = rect.bottom - fromBottom;
-          const element = document.elementFromPoint(x, y);
-          if (!element || !dialog.contains(element)) {
-            found.push(`${Math.round(x)},${Math.round(y)}: ${element ? `${element.tagName}.${element.className}` : "nothing"}`);
-          }
-          const background = element ? getComputedStyle(element).backgroundColor : "";
-          if (element && dialog.contains(element) && background === "rgba(0, 0, 0, 0)") {
-            // Transparent all the way up to the dialog is fine; the dialog's own background must be opaque.
-          }
-        }
-      }
-      const own = getComputedStyle(dialog).backgroundColor;
-      if (own === "rgba(0, 0, 0, 0)" || own === "transparent") found.push(`the dialog's background is ${own}`);
-      return found;
-    });
-    await screenshot(browser, "habits-compare-dialog");
-    assert.deepEqual(behind, [], "nothing behind the dialog shows through its bottom rows");
-    await browser.$(testid("compare-close")).click();
-    await browser.$(testid("conflict-reload-theirs")).click();
-    await waitFor(browser, "the banner gone", () => exists(browser, testid("conflict-banner")), (shown) => !shown);
-  });
-
-  it("shows skill content in the playground with its line breaks", async () => {
-    if (!(await exists(browser, testid("previews-panel")))) await browser.$(testid("previews-toggle")).click();
-    await browser.$(testid("previews-tab-playground")).click();
-    await browser.$(testid("playground-message")).setValue("use $csv-cleanup");
-    await browser.$(testid("playground-run")).click();
-    const shown = await waitFor(
-      browser,
-      "the activation message",
-      () =>
-        browser.execute(() => document.querySelector('[data-testid="transcript-message"][data-origin="activation"] [data-testid="transcript-content"]')?.textContent ?? null),
-      (text) => text !== null,
-    );
-    assert.ok(!shown.includes("\\n"), `no literal \\n: ${shown.slice(0, 300)}`);
-    assert.ok(shown.includes("\n# CSV cleanup"), `the skill's lines: ${shown.slice(0, 300)}`);
-    await screenshot(browser, "habits-playground-line-breaks");
-  });
 });
