@@ -23,8 +23,8 @@ async function colours(browser) {
     };
     return {
       theme: document.documentElement.dataset.theme ?? null,
-      body: of("body", "backgroundColor"),
-      text: of("body", "color"),
+      body: of("html", "backgroundColor"),
+      text: of("html", "color"),
       pane: of('[aria-label="Editor"]', "backgroundColor"),
       editor: of('[data-testid="editor"] .cm-editor', "backgroundColor"),
       gutter: of('[data-testid="editor"] .cm-gutters', "backgroundColor"),
@@ -56,10 +56,10 @@ describe("the habits of a desktop editor", { timeout: 400_000 }, () => {
   before(async () => {
     workspace = await copyFixture("editor-workspace");
     configDir = await mkdtemp(path.join(tmpdir(), "skillforge-e2e-habits-config-"));
-    // Two problems on two lines of csv-cleanup, for moving between them.
+    // Two problems on two lines of csv-cleanup (unknown fields on lines 4 and 5), for moving between them.
     const csv = path.join(workspace, "csv-cleanup", "SKILL.md");
     const text = await readFile(csv, "utf8");
-    await writeFile(csv, text.replace("name: csv-cleanup\n", "name: CSV-Cleanup\n").replace("\n---\n", "\nfoo: bar\n---\n"));
+    await writeFile(csv, text.replace("\n---\n", "\nfoo: bar\nqux: baz\n---\n"));
     browser = await launch(workspace, { configDir });
   });
 
@@ -118,10 +118,10 @@ describe("the habits of a desktop editor", { timeout: 400_000 }, () => {
 
   it("opens the new-skill dialog with Ctrl+N", async () => {
     await shortcut(browser, "Control", "n");
-    await waitFor(browser, "the new-skill dialog", () => browser.$('[role="dialog"] input').isExisting(), Boolean);
+    await waitFor(browser, "the new-skill dialog", () => exists(browser, testid("new-skill-dialog")), Boolean);
     await screenshot(browser, "habits-ctrl-n-new-skill");
-    await press(browser, "\uE00C");
-    await waitFor(browser, "the dialog closed", () => browser.$('[role="dialog"] input').isExisting(), (shown) => !shown);
+    await browser.$(testid("new-skill-dialog")).$("button=Cancel").click();
+    await waitFor(browser, "the dialog closed", () => exists(browser, testid("new-skill-dialog")), (shown) => !shown);
   });
 
   it("keeps open files in tabs: Ctrl+PageDown switches, Ctrl+W closes", async () => {
@@ -150,12 +150,12 @@ describe("the habits of a desktop editor", { timeout: 400_000 }, () => {
     await shortcut(browser, "Control", "Home");
     assert.equal(await caretLine(browser), 1);
     await shortcut(browser, "F8");
-    await waitFor(browser, "the caret on the name (line 2)", () => caretLine(browser), (line) => line === 2);
+    await waitFor(browser, "the caret on the first unknown field (line 4)", () => caretLine(browser), (line) => line === 4);
     await shortcut(browser, "F8");
-    await waitFor(browser, "the caret on the unknown field (line 4)", () => caretLine(browser), (line) => line === 4);
+    await waitFor(browser, "the caret on the second unknown field (line 5)", () => caretLine(browser), (line) => line === 5);
     await screenshot(browser, "habits-next-problem");
     await shortcut(browser, "Shift", "F8");
-    await waitFor(browser, "the caret back on the name", () => caretLine(browser), (line) => line === 2);
+    await waitFor(browser, "the caret back on the first", () => caretLine(browser), (line) => line === 4);
   });
 
   it("runs commands by name from the palette, and the dark theme follows the choice and is remembered", async () => {
