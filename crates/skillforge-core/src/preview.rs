@@ -468,8 +468,14 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("[n: not an image file]"), "{html}");
-        assert!(html.contains("[gone: not found in the skill folder]"), "{html}");
-        assert!(html.contains("[up: outside the skill folder, not loaded]"), "{html}");
+        assert!(
+            html.contains("[gone: not found in the skill folder]"),
+            "{html}"
+        );
+        assert!(
+            html.contains("[up: outside the skill folder, not loaded]"),
+            "{html}"
+        );
         // A link inside the skill is not followed out of it.
         assert!(html.contains("[l: cannot be read"), "{html}");
         assert_eq!(html.matches("<img").count(), 1, "{html}");
