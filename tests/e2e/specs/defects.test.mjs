@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { inflateSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { copyFixture, editorText, launch, openSkill, press, problems, quit, removeCopy, screenshot, waitFor } from "./support.mjs";
 
@@ -13,6 +14,48 @@ const PNG = Buffer.from(
 );
 
 const testid = (id) => `[data-testid="${id}"]`;
+
+/** Decodes a PNG (8-bit RGB or RGBA, not interlaced, as WebDriver returns) into width, height and RGBA rows. */
+function decodePng(buffer) {
+  let offset = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 0;
+  const data = [];
+  while (offset < buffer.length) {
+    const length = buffer.readUInt32BE(offset);
+    const type = buffer.toString("ascii", offset + 4, offset + 8);
+    const body = buffer.subarray(offset + 8, offset + 8 + length);
+    if (type === "IHDR") {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      assert.equal(body[8], 8, "8-bit samples");
+      channels = { 2: 3, 6: 4 }[body[9]];
+      assert.ok(channels && body[12] === 0, "RGB or RGBA, not interlaced");
+    } else if (type === "IDAT") data.push(body);
+    offset += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(data));
+  const stride = width * channels;
+  const pixels = Buffer.alloc(height * stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    for (let x = 0; x < stride; x++) {
+      const value = raw[y * (stride + 1) + 1 + x];
+      const left = x >= channels ? pixels[y * stride + x - channels] : 0;
+      const up = y > 0 ? pixels[(y - 1) * stride + x] : 0;
+      const upLeft = y > 0 && x >= channels ? pixels[(y - 1) * stride + x - channels] : 0;
+      const paeth = () => {
+        const p = left + up - upLeft;
+        const [a, b, c] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - upLeft)];
+        return a <= b && a <= c ? left : b <= c ? up : upLeft;
+      };
+      const predicted = [0, left, up, (left + up) >> 1, 0][filter] ?? 0;
+      pixels[y * stride + x] = (value + (filter === 4 ? paeth() : predicted)) & 255;
+    }
+  }
+  return { width, height, pixel: (x, y) => [...pixels.subarray(y * stride + x * channels, y * stride + x * channels + 3)] };
+}
 
 async function exists(browser, selector) {
   return browser.$(selector).isExisting();
@@ -45,7 +88,8 @@ describe("small defects of the editor", { timeout: 400_000 }, () => {
     );
     // A csv-cleanup longer than the window, so the Compare dialog scrolls.
     const csv = path.join(workspace, "csv-cleanup", "SKILL.md");
-    const steps = Array.from({ length: 60 }, (_, index) => `${index + 3}. Check column ${index + 1} for stray whitespace.`).join("\n");
+    // Short lines, so the dialog shows only its own background where the editor behind has its scrollbar.
+    const steps = Array.from({ length: 80 }, (_, index) => `${index + 3}. Column ${index + 1}.`).join("\n");
     await writeFile(csv, `${await readFile(csv, "utf8")}${steps}\n`);
     browser = await launch(workspace);
   });
@@ -155,8 +199,25 @@ describe("small defects of the editor", { timeout: 400_000 }, () => {
         probe.remove();
       }
     });
-    await screenshot(browser, "defects-compare-dialog");
+    const shot = await screenshot(browser, "defects-compare-dialog");
     assert.deepEqual(behind, [], "nothing behind the dialog shows through its bottom rows");
+    // What is drawn: where the editor behind has its scrollbar, the dialog shows only its own light background
+    // (its lines past the frontmatter are short and end far to the left of it).
+    const strip = await browser.execute(() => {
+      const pane = document.querySelector('[data-testid="editor"] .cm-scroller').getBoundingClientRect();
+      const merged = document.querySelector('[data-testid="compare-view"] .cm-mergeView').getBoundingClientRect();
+      const dialog = document.querySelector('[data-testid="compare-view"]').getBoundingClientRect();
+      return { left: Math.round(pane.right - 14), right: Math.round(pane.right), top: Math.round(merged.top + 200), bottom: Math.round(dialog.bottom - 4), scale: window.devicePixelRatio };
+    });
+    const picture = decodePng(await readFile(shot));
+    const dark = [];
+    for (let y = strip.top; y < Math.min(strip.bottom, picture.height / strip.scale); y++) {
+      for (let x = strip.left; x < strip.right; x++) {
+        const [r, g, b] = picture.pixel(Math.round(x * strip.scale), Math.round(y * strip.scale));
+        if (Math.min(r, g, b) < 235) dark.push(`${x},${y}: rgb(${r}, ${g}, ${b})`);
+      }
+    }
+    assert.deepEqual(dark.slice(0, 5), [], `${dark.length} pixels of the window behind show through the dialog`);
     await browser.$(testid("compare-close")).click();
     await waitFor(browser, "the compare dialog closed", () => exists(browser, testid("compare-view")), (shown) => !shown);
 
