@@ -25,6 +25,7 @@ use tauri::{AppHandle, State};
 use crate::buffers::Buffers;
 use crate::error::AppError;
 use crate::events::{EventSink, WindowSink, WorkspaceEvent};
+use crate::preferences::{PreferencesStore, StoredPreferences, UiPreferences};
 use crate::recent::{RecentList, RecentStore};
 use crate::state::{self, AppState};
 use crate::watcher::WorkspaceWatcher;
@@ -101,6 +102,27 @@ pub async fn forget_recent_workspace(
 ) -> Result<RecentList, AppError> {
     let recent = Arc::clone(&recent);
     blocking(move || Ok(recent.forget(&PathBuf::from(path)))).await
+}
+
+/// The window's remembered settings (theme, welcome dismissed).
+#[tauri::command]
+#[specta::specta]
+pub async fn ui_preferences(
+    preferences: State<'_, Arc<PreferencesStore>>,
+) -> Result<StoredPreferences, AppError> {
+    let preferences = Arc::clone(&preferences);
+    blocking(move || Ok(preferences.read())).await
+}
+
+/// Remembers the window's settings for the next start.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_ui_preferences(
+    preferences: State<'_, Arc<PreferencesStore>>,
+    chosen: UiPreferences,
+) -> Result<StoredPreferences, AppError> {
+    let preferences = Arc::clone(&preferences);
+    blocking(move || Ok(preferences.save(chosen))).await
 }
 
 /// Shows the builtin skills that ship inside Skillforge.

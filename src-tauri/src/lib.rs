@@ -8,6 +8,7 @@ mod error;
 mod events;
 mod export;
 mod launch;
+mod preferences;
 mod recent;
 mod rendering;
 mod state;
@@ -58,6 +59,8 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::simulate,
             commands::run_triggers,
             commands::save_trigger_queries,
+            commands::ui_preferences,
+            commands::save_ui_preferences,
         ])
         .events(collect_events![WorkspaceEvent])
         // The router's default minimum score, so the UI starts where the CLI does.
@@ -128,11 +131,18 @@ pub fn run() {
                 Some(dir) => Ok(dir),
                 None => app.path().app_config_dir(),
             };
-            let recent = match config_dir {
-                Ok(dir) => recent::RecentStore::in_dir(&dir),
-                Err(error) => recent::RecentStore::unavailable(error.to_string()),
+            let (recent, preferences) = match config_dir {
+                Ok(dir) => (
+                    recent::RecentStore::in_dir(&dir),
+                    preferences::PreferencesStore::in_dir(&dir),
+                ),
+                Err(error) => (
+                    recent::RecentStore::unavailable(error.to_string()),
+                    preferences::PreferencesStore::unavailable(error.to_string()),
+                ),
             };
             app.manage(Arc::new(recent));
+            app.manage(Arc::new(preferences));
             Ok(())
         })
         .run(tauri::generate_context!());

@@ -5,7 +5,9 @@
 //! links to bundled files are checked against the skill folder (missing ones and ones that escape it
 //! are marked), web links carry their address in a data attribute for the UI to open in the system
 //! browser after a click, and every other scheme (`javascript:`, `data:`, `file:` …) is shown as text.
-//! Images are not loaded; their alternative text is shown instead.
+//! Images bundled in the skill folder are shown inline, their bytes embedded as a `data:` address (read beneath
+//! the skill folder without following links, only known image types, bounded in size); remote images and any
+//! other target are never loaded: a placeholder with the alternative text says why.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -53,7 +55,15 @@ pub struct Preview {
 /// Answers whether a path inside the skill exists; the app answers from disk, tests from a list.
 pub trait BundledFiles {
     fn exists(&self, relative: &Path) -> bool;
+    /// The bytes of a bundled file shown inline (an image), at most `limit` bytes; None when it cannot be read.
+    fn read(&self, relative: &Path, limit: u64) -> Option<Vec<u8>> {
+        let _ = (relative, limit);
+        None
+    }
 }
+
+/// The largest image the preview embeds.
+pub const IMAGE_LIMIT: u64 = 4 * 1024 * 1024;
 
 /// Checks bundled files on disk under a skill folder, without following a link at the last step.
 pub struct SkillFolder<'a>(pub &'a Path);
@@ -61,6 +71,24 @@ pub struct SkillFolder<'a>(pub &'a Path);
 impl BundledFiles for SkillFolder<'_> {
     fn exists(&self, relative: &Path) -> bool {
         std::fs::symlink_metadata(self.0.join(relative)).is_ok()
+    }
+
+    fn read(&self, relative: &Path, limit: u64) -> Option<Vec<u8>> {
+        use crate::fs::{open, read};
+        let mut parts: Vec<&std::ffi::OsStr> = relative
+            .components()
+            .map(|component| match component {
+                Component::Normal(part) => Some(part),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let name = parts.pop()?;
+        let folder = open::root_directory(self.0).ok()?;
+        let directory = open::directory_beneath(&folder, parts).ok()?;
+        let limit = read::Limit::RESOURCE.with_bytes(limit);
+        read::regular_at(&directory, name, limit)
+            .ok()
+            .map(|read| read.bytes)
     }
 }
 
@@ -78,26 +106,32 @@ pub fn render_markdown(markdown: &str, files: &dyn BundledFiles) -> Preview {
     let options =
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut links = Vec::new();
-    // Alternative text of the image being read, when inside one.
+    // Alternative text of the image being read, when inside one, and its target.
     let mut image: Option<String> = None;
+    let mut image_target = String::new();
     let mut events = Vec::new();
     for event in Parser::new_ext(markdown, options) {
         match event {
             Event::Html(raw) | Event::InlineHtml(raw) => push_text(&mut events, &mut image, raw),
-            Event::Start(Tag::Image { .. }) => image = Some(String::new()),
+            Event::Start(Tag::Image {
+                link_type,
+                dest_url,
+                ..
+            }) => {
+                image = Some(String::new());
+                image_target = dest_url.to_string();
+                // Images are links to their target too: a missing one is as much a finding.
+                let status = classify(&dest_url, link_type, files);
+                links.push(PreviewLink {
+                    target: image_target.clone(),
+                    status,
+                });
+            }
             Event::End(TagEnd::Image) => {
                 let alternative = image.take().unwrap_or_default();
-                let label = if alternative.is_empty() {
-                    "image".to_string()
-                } else {
-                    alternative
-                };
+                let status = links.last().map(|link| link.status);
                 events.push(Event::Html(
-                    format!(
-                        r#"<span class="image-placeholder">[{}]</span>"#,
-                        escape(&label)
-                    )
-                    .into(),
+                    image_html(&image_target, &alternative, status, files).into(),
                 ));
             }
             Event::Start(Tag::Link {
@@ -125,6 +159,86 @@ pub fn render_markdown(markdown: &str, files: &dyn BundledFiles) -> Preview {
         html: output,
         links,
     }
+}
+
+/// An image: inline when it is a bundled image file, else a placeholder that says why it is not shown.
+fn image_html(
+    target: &str,
+    alternative: &str,
+    status: Option<LinkStatus>,
+    files: &dyn BundledFiles,
+) -> String {
+    let label = if alternative.is_empty() {
+        "image"
+    } else {
+        alternative
+    };
+    let placeholder = |why: &str| {
+        format!(
+            r#"<span class="image-placeholder" title="{}">[{}: {why}]</span>"#,
+            escape(target),
+            escape(label)
+        )
+    };
+    match status {
+        Some(LinkStatus::External) => placeholder("remote image not loaded"),
+        Some(LinkStatus::Missing) => placeholder("not found in the skill folder"),
+        Some(LinkStatus::Escapes) => placeholder("outside the skill folder, not loaded"),
+        Some(LinkStatus::Bundled) => {
+            let path = target.trim().split(['#', '?']).next().unwrap_or_default();
+            let Some(relative) = bundled_path(path) else {
+                return placeholder("outside the skill folder, not loaded");
+            };
+            let Some(media_type) = image_media_type(&relative) else {
+                return placeholder("not an image file");
+            };
+            match files.read(&relative, IMAGE_LIMIT) {
+                Some(bytes) => format!(
+                    r#"<img class="bundled-image" src="data:{media_type};base64,{}" alt="{}" title="{}">"#,
+                    base64(&bytes),
+                    escape(alternative),
+                    escape(target)
+                ),
+                None => placeholder("cannot be read (not a regular file, or larger than 4 MB)"),
+            }
+        }
+        _ => placeholder("not loaded"),
+    }
+}
+
+/// The media type of an image file by its extension; None for anything else.
+fn image_media_type(path: &Path) -> Option<&'static str> {
+    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+    Some(match extension.as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "bmp" => "image/bmp",
+        "ico" => "image/x-icon",
+        // An SVG shown as an image runs no script and loads nothing.
+        "svg" => "image/svg+xml",
+        _ => return None,
+    })
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut encoded = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let triple = (u32::from(chunk[0]) << 16)
+            | (u32::from(chunk.get(1).copied().unwrap_or(0)) << 8)
+            | u32::from(chunk.get(2).copied().unwrap_or(0));
+        for index in 0..4 {
+            if index <= chunk.len() {
+                encoded.push(ALPHABET[(triple >> (18 - 6 * index) & 63) as usize] as char);
+            } else {
+                encoded.push('=');
+            }
+        }
+    }
+    encoded
 }
 
 fn push_text<'a>(events: &mut Vec<Event<'a>>, image: &mut Option<String>, text: CowStr<'a>) {
@@ -320,14 +434,61 @@ mod tests {
     }
 
     #[test]
-    fn images_are_not_loaded() {
+    fn remote_images_are_not_loaded() {
         let html = render_markdown(
             "![a <b>diagram</b>](https://tracker.example/pixel.png)",
             &FILES,
         )
         .html;
         assert!(!html.contains("<img"), "{html}");
-        assert!(html.contains("[a &lt;b&gt;diagram&lt;/b&gt;]"), "{html}");
+        assert!(
+            html.contains("[a &lt;b&gt;diagram&lt;/b&gt;: remote image not loaded]"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn bundled_images_are_embedded_and_nothing_outside_the_skill_is_read() {
+        let skill = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir(skill.path().join("assets")).expect("assets");
+        std::fs::write(skill.path().join("assets/logo.png"), b"\x89PNG\r\n").expect("png");
+        std::fs::write(skill.path().join("notes.txt"), b"text").expect("text");
+        let outside = tempfile::tempdir().expect("outside");
+        std::fs::write(outside.path().join("secret.png"), b"secret").expect("secret");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(outside.path(), skill.path().join("linked")).expect("link");
+        let folder = SkillFolder(skill.path());
+        let html = render_markdown(
+            "![logo](assets/logo.png) ![n](notes.txt) ![gone](assets/gone.png) ![up](../secret.png) ![l](linked/secret.png)",
+            &folder,
+        )
+        .html;
+        assert!(
+            html.contains(r#"<img class="bundled-image" src="data:image/png;base64,iVBORw0K" alt="logo" title="assets/logo.png">"#),
+            "{html}"
+        );
+        assert!(html.contains("[n: not an image file]"), "{html}");
+        assert!(
+            html.contains("[gone: not found in the skill folder]"),
+            "{html}"
+        );
+        assert!(
+            html.contains("[up: outside the skill folder, not loaded]"),
+            "{html}"
+        );
+        // A link inside the skill is not followed out of it.
+        assert!(html.contains("[l: cannot be read"), "{html}");
+        assert_eq!(html.matches("<img").count(), 1, "{html}");
+    }
+
+    #[test]
+    fn base64_matches_the_standard_alphabet_and_padding() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64(&[0xff, 0xfe, 0x00]), "//4A");
     }
 
     #[test]

@@ -28,6 +28,9 @@ export type {
   WorkspaceView,
   RecentFolder,
   RecentList,
+  StoredPreferences,
+  ThemeChoice,
+  UiPreferences,
   RootView,
   Buffer,
   CatalogBudget,
@@ -103,6 +106,8 @@ export interface Backend
     | "pickExportFolder"
     | "exportPlan"
     | "exportRun"
+    | "uiPreferences"
+    | "saveUiPreferences"
   > {
   /** Calls `listener` for every workspace event; resolves to a function that stops listening. */
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Promise<() => void>;
@@ -144,6 +149,8 @@ export const tauriBackend: Backend = {
   pickExportFolder: commands.pickExportFolder,
   exportPlan: commands.exportPlan,
   exportRun: commands.exportRun,
+  uiPreferences: commands.uiPreferences,
+  saveUiPreferences: commands.saveUiPreferences,
   onWorkspaceEvent: (listener) => events.workspaceEvent.listen((event) => listener(event.payload)),
   // Tauri destroys the window after the handler unless it prevents that; the capability grants
   // `core:window:allow-destroy` for exactly this.

@@ -95,6 +95,10 @@ export const commands = {
 	 *  what it may replace (never a file changed on disk since it was read).
 	 */
 	saveTriggerQueries: (skillPath: string, queries: EvalQuery[], guard: SaveGuard) => typedError<SavedEvals, AppError>(__TAURI_INVOKE("save_trigger_queries", { skillPath, queries, guard })),
+	/**  The window's remembered settings (theme, welcome dismissed). */
+	uiPreferences: () => typedError<StoredPreferences, AppError>(__TAURI_INVOKE("ui_preferences")),
+	/**  Remembers the window's settings for the next start. */
+	saveUiPreferences: (chosen: UiPreferences) => typedError<StoredPreferences, AppError>(__TAURI_INVOKE("save_ui_preferences", { chosen })),
 };
 
 /** Events */
@@ -680,6 +684,13 @@ export type SkillScore = {
 	matched_terms: string[],
 };
 
+/**  The settings and why they may be the defaults instead of what was saved. */
+export type StoredPreferences = {
+	preferences: UiPreferences,
+	/**  What went wrong reading or writing the file, in words for the user; the window works without it. */
+	problem: string | null,
+};
+
 /**  What to export to. */
 export type Target = 
 /**  A Python project folder with the skills as package resources, and its wheel in `dist/`. */
@@ -708,6 +719,11 @@ export type TextFile = {
 	text: string,
 	fingerprint: Fingerprint,
 };
+
+/**  Which colours the window uses. */
+export type ThemeChoice = 
+/**  Follow the system's light or dark setting (`prefers-color-scheme`). */
+"system" | "light" | "dark";
 
 /**  A tool call made by the model. */
 export type ToolCall = {
@@ -769,6 +785,13 @@ export type TriggerReport = {
 	competing: CompetingPair[],
 	/**  Queries that expect a skill the catalog does not hold. */
 	unknown_expectations: string[],
+};
+
+/**  The settings the window remembers. */
+export type UiPreferences = {
+	theme?: ThemeChoice,
+	/**  The welcome view was dismissed: it is not shown at start any more (Help still opens it). */
+	welcome_dismissed?: boolean,
 };
 
 export type Verdict = {

@@ -76,6 +76,20 @@ describe("showsAlready", () => {
   });
 });
 
+describe("a finding whose text was deleted", () => {
+  it("is drawn again (its gutter marker removed) even though no squiggle is left to compare", () => {
+    const { view, show } = setup();
+    show([nameFinding(TEXT)]);
+    const markers = () => view.dom.querySelectorAll(".cm-lint-marker-error").length;
+    expect(markers()).toBe(1);
+    // Deleting the finding's text collapses its squiggle away; the gutter keeps the marker until redrawn.
+    const from = TEXT.indexOf("Big-Name");
+    view.dispatch({ changes: { from, to: from + "Big-Name".length } });
+    expect(show([])).toBe(true);
+    expect(markers()).toBe(0);
+  });
+});
+
 describe("quick fix in the tooltip", () => {
   it("applies the fix of the findings shown last, when the squiggle was carried along rather than redrawn", () => {
     const { view, show } = setup();

@@ -1,10 +1,11 @@
 // The editor's CodeMirror configuration and the translation of engine diagnostics into CodeMirror's.
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { markdown } from "@codemirror/lang-markdown";
-import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { HighlightStyle, bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
 import { forEachDiagnostic, lintGutter, lintKeymap, setDiagnostics, type Action, type Diagnostic } from "@codemirror/lint";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
-import { EditorState, Prec, type ChangeSet, type Extension, type Text, type TransactionSpec } from "@codemirror/state";
+import { Compartment, EditorState, Prec, StateEffect, StateField, type ChangeSet, type Extension, type Text, type TransactionSpec } from "@codemirror/state";
 import {
   EditorView,
   drawSelection,
@@ -42,6 +43,56 @@ export interface LintedText {
   diagnostics: EditorDiagnostic[];
 }
 
+/** The editor's colours: swapped in every open file when the window's theme changes. */
+export const editorThemeCompartment = new Compartment();
+let currentTheme: "light" | "dark" = "light";
+
+/** The theme new editor states start with (the window's, once it is known). */
+export function setEditorTheme(theme: "light" | "dark"): void {
+  currentTheme = theme;
+}
+
+const darkHighlightStyle = HighlightStyle.define(
+  [
+    { tag: tags.heading, fontWeight: "bold", color: "#9cc7ff" },
+    { tag: [tags.strong], fontWeight: "bold" },
+    { tag: [tags.emphasis], fontStyle: "italic" },
+    { tag: tags.strikethrough, textDecoration: "line-through" },
+    { tag: [tags.link, tags.url], color: "#7fb8ff", textDecoration: "underline" },
+    { tag: [tags.keyword, tags.atom, tags.bool], color: "#d7a6ff" },
+    { tag: [tags.string, tags.special(tags.string)], color: "#f2b27a" },
+    { tag: [tags.number], color: "#b5e3a1" },
+    { tag: [tags.comment, tags.meta], color: "#8d99a6" },
+    { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: "#7fd4c8" },
+    { tag: [tags.monospace], color: "#e8c98a" },
+    { tag: [tags.processingInstruction, tags.punctuation], color: "#a3afbb" },
+    { tag: tags.invalid, color: "#ff8a80" },
+  ],
+  { themeType: "dark" },
+);
+
+/** CodeMirror's colours for `theme`: the window's colour variables (app.css), and syntax colours that read on them. */
+export function editorTheme(theme: "light" | "dark"): Extension {
+  return [
+    EditorView.theme(
+      {
+        "&": { backgroundColor: "var(--surface)", color: "var(--text)" },
+        ".cm-gutters": { backgroundColor: "var(--surface-sunken)", color: "var(--text-faint)", borderRight: "1px solid var(--border)" },
+        ".cm-activeLine": { backgroundColor: "var(--editor-active-line)" },
+        ".cm-activeLineGutter": { backgroundColor: "var(--editor-active-line)" },
+        ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--text)" },
+        "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": {
+          backgroundColor: "var(--editor-selection)",
+        },
+        ".cm-tooltip": { backgroundColor: "var(--surface)", color: "var(--text)", border: "1px solid var(--border-strong)" },
+        ".cm-panels": { backgroundColor: "var(--surface-sunken)", color: "var(--text)" },
+      },
+      { dark: theme === "dark" },
+    ),
+    theme === "dark" ? syntaxHighlighting(darkHighlightStyle) : syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+  ];
+}
+
 export function isSkillFile(path: string): boolean {
   return path === "SKILL.md" || path.endsWith("/SKILL.md") || path.endsWith("\\SKILL.md");
 }
@@ -73,7 +124,8 @@ export function createEditorState(path: string, text: string, readOnly: boolean,
     highlightSelectionMatches(),
     bracketMatching(),
     search({ top: true }),
-    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+    editorThemeCompartment.of(editorTheme(currentTheme)),
+    drawnFindings,
     markdown({ extensions: [frontmatter] }),
     // Wrapping lays out a whole line; without it CodeMirror renders only the visible part of a huge line.
     longestLine(text) <= WRAP_LIMIT ? EditorView.lineWrapping : [],
@@ -126,8 +178,24 @@ export function showDiagnostics(
   map: Offsets,
   hooks: Pick<EditorHooks, "showRule" | "linted">,
 ): TransactionSpec {
-  return setDiagnostics(state, toCodeMirror(list, map, state.doc, hooks));
+  const spec = setDiagnostics(state, toCodeMirror(list, map, state.doc, hooks));
+  return { ...spec, effects: [...[spec.effects ?? []].flat(), drawnCount.of(list.length)] };
 }
+
+/**
+ * How many findings were last drawn. CodeMirror drops a squiggle whose text was deleted (its range collapsed)
+ * but keeps its gutter marker: the squiggles left are then fewer than those drawn, and the findings must be
+ * drawn again even when the new list matches what is left (else a marker and its hover stay for an error that
+ * no longer exists).
+ */
+const drawnCount = StateEffect.define<number>();
+const drawnFindings = StateField.define<number>({
+  create: () => 0,
+  update: (value, transaction) => {
+    for (const effect of transaction.effects) if (effect.is(drawnCount)) return effect.value;
+    return value;
+  },
+});
 
 /** The finding each CodeMirror diagnostic was made from. */
 const origins = new WeakMap<Diagnostic, EditorDiagnostic>();
@@ -145,7 +213,7 @@ export function showsAlready(state: EditorState, list: EditorDiagnostic[], map: 
     if (item) shown.push({ from, to, item });
     else unknown = true;
   });
-  if (unknown || shown.length !== list.length) return false;
+  if (unknown || shown.length !== list.length || shown.length !== (state.field(drawnFindings, false) ?? shown.length)) return false;
   const wanted = list.map((item) => ({ ...positionsOf(item, map, state.doc), item }));
   const order = (a: { from: number; to: number; item: EditorDiagnostic }, b: typeof a) =>
     a.from - b.from || a.to - b.to || key(a.item).localeCompare(key(b.item));

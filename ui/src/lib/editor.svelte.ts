@@ -18,6 +18,9 @@ import { BufferSync, type BufferLinted } from "./buffer";
 import {
   applyFix,
   createEditorState,
+  editorTheme,
+  editorThemeCompartment,
+  setEditorTheme,
   isSkillFile,
   sameFindings,
   showDiagnostics,
@@ -30,6 +33,7 @@ import type { ConfirmStore } from "./confirm.svelte";
 import { debounce } from "./debounce";
 import { DocOffsets, detectLineSeparator } from "./offsets";
 import { afterPaint } from "./frames";
+import type { Theme } from "./theme";
 
 /** One file open in the editor; its EditorState (text, selection, undo history) survives switching files. */
 export class OpenDocument {
@@ -41,6 +45,8 @@ export class OpenDocument {
   fingerprint: string | null = $state(null);
   dirty: boolean = $state(false);
   conflict: Conflict | null = $state(null);
+  /** Why the last save did not happen while a conflict waits for the author's choice (shown in the banner). */
+  saveRefused: string | null = $state(null);
   /** The backend's copy of a SKILL.md buffer, which the linter reads; null for files that are not linted. */
   sync: BufferSync | null = null;
 
@@ -200,6 +206,14 @@ export class EditorStore {
   async save(path: string, guard?: SaveGuard): Promise<boolean> {
     const doc = this.document(path);
     if (!doc || doc.readOnly) return false;
+    if (doc.conflict && !guard) {
+      // A plain save would be refused again; the banner's choices are the way out, so say which they are.
+      doc.saveRefused =
+        doc.conflict.kind === "changed"
+          ? "Not saved: the file changed on disk. Choose above: Reload theirs, Keep mine (save over), or Compare first."
+          : "Not saved: the file was deleted on disk. Choose above: Save again to write your version, or Close.";
+      return false;
+    }
     const state = doc.state;
     const text = state.sliceDoc();
     const chosen: SaveGuard = guard ?? (doc.fingerprint ? { kind: "unchanged", fingerprint: doc.fingerprint } : { kind: "new" });
@@ -219,6 +233,7 @@ export class EditorStore {
     doc.savedDoc = state.doc;
     doc.dirty = doc.state.doc !== state.doc && !doc.state.doc.eq(state.doc);
     doc.conflict = null;
+    doc.saveRefused = null;
     if (this.compare?.path === path) this.compare = null;
     void this.refreshWorkspaceLint();
     return true;
@@ -228,6 +243,7 @@ export class EditorStore {
   async resolve(path: string, resolution: Resolution): Promise<void> {
     const doc = this.document(path);
     if (!doc) return;
+    doc.saveRefused = null;
     switch (resolution) {
       case "keep-mine":
         await this.save(path, { kind: "overwrite" });
@@ -277,6 +293,69 @@ export class EditorStore {
       this.#linted = null;
       const next = this.documents[this.documents.length - 1];
       if (next) this.#activate(next);
+    }
+  }
+
+  /** Closes a file as the author asked (a tab's ×, Ctrl+W): unsaved edits are saved or let go first. */
+  async closeFile(path: string): Promise<boolean> {
+    const doc = this.document(path);
+    if (!doc) return false;
+    if (doc.dirty || doc.conflict) {
+      const choice = await this.#confirm.ask("Unsaved changes", `${path} has unsaved changes. Close it?`, [
+        { id: "save", label: "Save" },
+        { id: "discard", label: "Discard", destructive: true },
+        { id: "cancel", label: "Cancel" },
+      ]);
+      if (choice === "cancel") return false;
+      if (choice === "save" && !(await this.save(path))) return false;
+    }
+    this.close(path);
+    return true;
+  }
+
+  /** Shows the next (1) or previous (-1) open file. */
+  async cycleFile(step: 1 | -1): Promise<void> {
+    const count = this.documents.length;
+    if (count < 2) return;
+    const index = this.documents.findIndex((doc) => doc.path === this.activePath);
+    await this.open(this.documents[(index + step + count) % count].path);
+  }
+
+  /**
+   * Moves to the next (1) or previous (-1) problem: in the open file from the caret on, then in the other files
+   * of the problems list, round again.
+   */
+  async goToProblem(step: 1 | -1): Promise<boolean> {
+    const active = this.activePath;
+    const view = this.#view;
+    const live = [...(active ? this.bufferDiagnostics : [])].sort((a, b) => a.from - b.from);
+    const others = this.workspaceFiles
+      .filter((file) => file.path !== active)
+      .flatMap((file) => file.diagnostics.map((diagnostic) => ({ path: file.path, from: diagnostic.from })));
+    let caret = -1;
+    if (view && this.#linted && this.#linted.doc === view.state.doc) caret = this.#linted.map.toOffset(view.state.selection.main.head);
+    let target: { path: string; from: number } | undefined;
+    if (active && step === 1) {
+      const after = live.find((diagnostic) => diagnostic.from > caret);
+      target = after ? { path: active, from: after.from } : (others[0] ?? (live[0] && { path: active, from: live[0].from }));
+    } else if (active) {
+      const before = live.filter((diagnostic) => diagnostic.from < caret).pop();
+      const last = live[live.length - 1];
+      target = before ? { path: active, from: before.from } : (others[others.length - 1] ?? (last && { path: active, from: last.from }));
+    } else {
+      target = step === 1 ? others[0] : others[others.length - 1];
+    }
+    if (!target) return false;
+    return this.open(target.path, { offset: target.from });
+  }
+
+  /** Shows every editor in the colour theme `theme`. */
+  setTheme(theme: Theme): void {
+    setEditorTheme(theme);
+    const effects = editorThemeCompartment.reconfigure(editorTheme(theme));
+    for (const doc of this.documents) {
+      if (doc.path === this.activePath && this.#view) this.#view.dispatch({ effects });
+      else doc.state = doc.state.update({ effects }).state;
     }
   }
 

@@ -6,6 +6,7 @@ import type {
   RecentList,
   Result,
   SaveGuard,
+  UiPreferences,
   Skill,
   WorkspaceEvent,
   WorkspaceView,
@@ -57,6 +58,8 @@ export const failure = <T>(error: AppError): Result<T> => ({ status: "error", er
 type Answer<T> = Result<T> | Promise<Result<T>>;
 
 export interface FakeBackendOptions {
+  /** The window's remembered settings (the defaults unless given). */
+  preferences?: UiPreferences;
   initial?: Answer<WorkspaceView>;
   builtin?: Answer<WorkspaceView>;
   open?: (path: string) => Answer<WorkspaceView>;
@@ -106,6 +109,7 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
   let nextBuffer = 0;
   const listeners = new Set<(event: WorkspaceEvent) => void>();
   let recent: RecentList = options.recent ?? { folders: [], problem: null };
+  let preferences: UiPreferences = options.preferences ?? { theme: "system", welcome_dismissed: false };
   const missing = (what: string): Result<never> => ({
     status: "error",
     error: { code: "internal", message: `the fake backend has no answer for ${what}` },
@@ -138,6 +142,11 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     },
     // Reading the list changes nothing, so it is not recorded in `calls`.
     recentWorkspaces: async () => ok(recent),
+    uiPreferences: async () => ok({ preferences: preferences, problem: null }),
+    saveUiPreferences: async (chosen: UiPreferences) => {
+      preferences = chosen;
+      return ok({ preferences, problem: null });
+    },
     forgetRecentWorkspace: async (path: string) => {
       calls.push(`forgetRecentWorkspace ${path}`);
       recent = { ...recent, folders: recent.folders.filter((folder) => folder.path !== path) };

@@ -1,0 +1,196 @@
+//! The window's own settings (colour theme, whether the welcome was dismissed), kept in the app's config dir
+//! beside the recent folders so the next start shows the window as the author left it.
+//!
+//! A file that cannot be read or understood is never replaced silently: the settings fall back to the defaults
+//! and the answer says why, and a save over a file this app did not write is refused with that reason.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+/// The file's name inside the config dir.
+pub const PREFERENCES_FILE: &str = "ui-preferences.json";
+
+/// Which colours the window uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "snake_case")]
+pub enum ThemeChoice {
+    /// Follow the system's light or dark setting (`prefers-color-scheme`).
+    #[default]
+    System,
+    Light,
+    Dark,
+}
+
+/// The settings the window remembers.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+pub struct UiPreferences {
+    #[serde(default)]
+    pub theme: ThemeChoice,
+    /// The welcome view was dismissed: it is not shown at start any more (Help still opens it).
+    #[serde(default)]
+    pub welcome_dismissed: bool,
+}
+
+/// The settings and why they may be the defaults instead of what was saved.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, specta::Type)]
+pub struct StoredPreferences {
+    pub preferences: UiPreferences,
+    /// What went wrong reading or writing the file, in words for the user; the window works without it.
+    pub problem: Option<String>,
+}
+
+pub struct PreferencesStore {
+    file: Option<PathBuf>,
+    unavailable: Option<String>,
+    lock: Mutex<()>,
+}
+
+impl PreferencesStore {
+    /// Keeps the settings in `dir` (created on the first save).
+    pub fn in_dir(dir: &Path) -> Self {
+        Self {
+            file: Some(dir.join(PREFERENCES_FILE)),
+            unavailable: None,
+            lock: Mutex::new(()),
+        }
+    }
+
+    /// No config dir could be found: nothing is remembered, and every answer says why.
+    pub fn unavailable(reason: impl Into<String>) -> Self {
+        Self {
+            file: None,
+            unavailable: Some(reason.into()),
+            lock: Mutex::new(()),
+        }
+    }
+
+    pub fn read(&self) -> StoredPreferences {
+        let Some(file) = &self.file else {
+            return self.unavailable_answer(UiPreferences::default());
+        };
+        let Ok(_guard) = self.lock.lock() else {
+            return poisoned(UiPreferences::default());
+        };
+        match load(file) {
+            Ok(preferences) => StoredPreferences {
+                preferences,
+                problem: None,
+            },
+            Err(problem) => StoredPreferences {
+                preferences: UiPreferences::default(),
+                problem: Some(problem),
+            },
+        }
+    }
+
+    pub fn save(&self, preferences: UiPreferences) -> StoredPreferences {
+        let Some(file) = &self.file else {
+            return self.unavailable_answer(preferences);
+        };
+        let Ok(_guard) = self.lock.lock() else {
+            return poisoned(preferences);
+        };
+        // A file the app cannot understand holds something the author may want: it is not written over.
+        if let Err(problem) = load(file) {
+            return StoredPreferences {
+                preferences,
+                problem: Some(format!("{problem}; the settings were not saved")),
+            };
+        }
+        let written = serde_json::to_vec_pretty(&preferences)
+            .map_err(|error| error.to_string())
+            .and_then(|bytes| {
+                skillforge_core::fs::write::replace_file(file, &bytes)
+                    .map(drop)
+                    .map_err(|error| error.to_string())
+            });
+        StoredPreferences {
+            preferences,
+            problem: written.err().map(|error| {
+                format!(
+                    "{}: the settings could not be saved ({error})",
+                    file.display()
+                )
+            }),
+        }
+    }
+
+    fn unavailable_answer(&self, preferences: UiPreferences) -> StoredPreferences {
+        StoredPreferences {
+            preferences,
+            problem: Some(format!(
+                "settings are not remembered: {}",
+                self.unavailable.as_deref().unwrap_or("no config folder")
+            )),
+        }
+    }
+}
+
+fn poisoned(preferences: UiPreferences) -> StoredPreferences {
+    StoredPreferences {
+        preferences,
+        problem: Some("the settings are unavailable after an internal error".into()),
+    }
+}
+
+fn load(file: &Path) -> Result<UiPreferences, String> {
+    use skillforge_core::fs::read::{input, Limit, ReadError};
+    let bytes = match input(file, Limit::INPUT) {
+        Ok(read) => read.bytes,
+        Err(error) if error.source == ReadError::NotFound => return Ok(UiPreferences::default()),
+        Err(error) => {
+            return Err(format!(
+                "{}: cannot be read ({})",
+                file.display(),
+                error.source
+            ))
+        }
+    };
+    serde_json::from_slice(&bytes)
+        .map_err(|error| format!("{}: not valid settings ({error})", file.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_survive_a_new_store_and_default_when_absent() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = PreferencesStore::in_dir(dir.path());
+        assert_eq!(store.read(), StoredPreferences::default());
+        let chosen = UiPreferences {
+            theme: ThemeChoice::Dark,
+            welcome_dismissed: true,
+        };
+        assert_eq!(store.save(chosen.clone()).problem, None);
+        let again = PreferencesStore::in_dir(dir.path()).read();
+        assert_eq!(again.preferences, chosen);
+        assert_eq!(again.problem, None);
+    }
+
+    #[test]
+    fn a_file_it_cannot_understand_is_reported_and_never_written_over() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join(PREFERENCES_FILE);
+        std::fs::write(&file, "{ not json").expect("write");
+        let store = PreferencesStore::in_dir(dir.path());
+        let read = store.read();
+        assert_eq!(read.preferences, UiPreferences::default());
+        assert!(read.problem.expect("a problem").contains(PREFERENCES_FILE));
+        let saved = store.save(UiPreferences {
+            theme: ThemeChoice::Light,
+            welcome_dismissed: false,
+        });
+        assert!(saved.problem.expect("a problem").contains("not saved"));
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), "{ not json");
+    }
+
+    #[test]
+    fn without_a_config_dir_the_reason_is_given() {
+        let store = PreferencesStore::unavailable("no home");
+        assert!(store.read().problem.expect("a problem").contains("no home"));
+    }
+}
