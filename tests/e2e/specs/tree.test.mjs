@@ -102,10 +102,11 @@ describe("the workspace tree and its panels", { timeout: 300_000 }, () => {
     await waitFor(browser, "the spec profile", () => browser.$('[data-testid="profile"]').getValue(), (value) => value === "spec");
     assert.ok(await browser.$('[data-testid="skill-item"][data-skill-name="block"]').isExisting());
     await openSkill(browser, "plain");
-    // Line 3 is the description: replace it with a folded one.
+    // Line 3 is the description: replace it with a folded one, typed.
+    const line = "description: Plain skill. Use when nothing special is needed.";
+    await browser.$('[data-testid="editor"] .cm-content').click();
     await browser.keys(["Control", "Home"]);
-    await press(browser, "ArrowDown", "ArrowDown", "End");
-    await browser.keys(["Shift", "Home"]);
+    await press(browser, "ArrowDown", "ArrowDown", "End", ...Array(line.length).fill("Backspace"));
     await press(browser, "description: >-");
     await press(browser, "Enter");
     await press(browser, "  Folded plain skill.");
