@@ -224,7 +224,8 @@ const NAGENTS: &str = "nagents";
 /// Group headings of the notices.
 pub mod notice_group {
     pub const UNREADABLE: &str = "nagents cannot read these skills, so it does not list them";
-    pub const BEYOND_LIMITS: &str = "nagents' discovery limits leave these skills out of its catalog";
+    pub const BEYOND_LIMITS: &str =
+        "nagents' discovery limits leave these skills out of its catalog";
     pub const DISCOVERY: &str = "nagents' discovery diagnostics";
     pub const REFUSED: &str = "A client would refuse this catalog";
     pub const DUPLICATE: &str = "Skill names used more than once";
@@ -233,8 +234,14 @@ pub mod notice_group {
 
 /// What the tree lists: every SKILL.md the lint walk found, then any skill nagents found that the walk
 /// passed over (in an ignored folder), so no skill a client lists is missing either.
-pub fn tree_skills(files: &[crate::lint::context::SkillFile], report: &CatalogReport) -> Vec<Skill> {
-    let mut skills: Vec<Skill> = files.iter().map(crate::lint::workspace::tree_entry).collect();
+pub fn tree_skills(
+    files: &[crate::lint::context::SkillFile],
+    report: &CatalogReport,
+) -> Vec<Skill> {
+    let mut skills: Vec<Skill> = files
+        .iter()
+        .map(crate::lint::workspace::tree_entry)
+        .collect();
     let listed: HashSet<String> = skills.iter().map(|skill| skill.location.clone()).collect();
     skills.extend(
         report
@@ -301,7 +308,12 @@ pub fn workspace_notices(
                     .to_string(),
             ),
         };
-        notices.push(notice(Severity::Warning, group, Some(location.clone()), message));
+        notices.push(notice(
+            Severity::Warning,
+            group,
+            Some(location.clone()),
+            message,
+        ));
         missing.insert(location);
     }
     for diagnostic in &report.diagnostics {
@@ -894,18 +906,36 @@ mod tests {
         let mut names: Vec<&str> = view.skills.iter().map(|s| s.name.as_str()).collect();
         names.sort_unstable();
         assert_eq!(names, ["block", "deep", "plain"]);
-        let block = view.skills.iter().find(|s| s.name == "block").expect("block");
+        let block = view
+            .skills
+            .iter()
+            .find(|s| s.name == "block")
+            .expect("block");
         assert_eq!(block.description, "Folds a block.\nUse when folding.");
-        let location = |folder: &Path| temp.path().join(folder).join("SKILL.md").display().to_string();
+        let location = |folder: &Path| {
+            temp.path()
+                .join(folder)
+                .join("SKILL.md")
+                .display()
+                .to_string()
+        };
         let unreadable: Vec<(&str, &str)> = view
             .notices
             .iter()
             .filter(|notice| notice.group == notice_group::UNREADABLE)
-            .map(|notice| (notice.path.as_deref().unwrap_or(""), notice.message.as_str()))
+            .map(|notice| {
+                (
+                    notice.path.as_deref().unwrap_or(""),
+                    notice.message.as_str(),
+                )
+            })
             .collect();
         assert_eq!(
             unreadable,
-            [(location(Path::new("block")).as_str(), "use one single-line description value")]
+            [(
+                location(Path::new("block")).as_str(),
+                "use one single-line description value"
+            )]
         );
         let beyond: Vec<&str> = view
             .notices
@@ -933,7 +963,10 @@ mod tests {
         );
         assert_eq!(
             split_diagnostic("/w/big: discovery entry limit reached; increase max_entries"),
-            (Some("/w/big"), "discovery entry limit reached; increase max_entries")
+            (
+                Some("/w/big"),
+                "discovery entry limit reached; increase max_entries"
+            )
         );
         assert_eq!(split_diagnostic("no path here"), (None, "no path here"));
     }
