@@ -163,14 +163,14 @@ describe("App", () => {
     expect(marker?.getAttribute("title")).toMatch(/single-line description/);
     expect(screen.getAllByTestId("skill-item")).toHaveLength(3);
     // No cards above the tree: the notices are in the problems list, one group per kind.
-    expect(document.querySelector('.catalog [data-testid="catalog-notice"]')).toBeNull();
+    expect(document.querySelector('.catalog [data-testid="workspace-notice"], .catalog .notices')).toBeNull();
     const groups = screen.getAllByTestId("notice-group");
     expect(groups.map((group) => group.dataset.group)).toEqual([
       "A client would refuse this catalog",
       "nagents cannot read these skills, so it does not list them",
       "Skill names used more than once",
     ]);
-    const notices = screen.getAllByTestId("catalog-notice");
+    const notices = screen.getAllByTestId("workspace-notice");
     expect(notices.map((notice) => notice.dataset.level)).toEqual(["error", "warning", "warning"]);
     expect(view.report.error).toMatch(/changelog/);
     expect(notices[0].textContent).toContain(view.report.error);

@@ -131,7 +131,10 @@ describe("the workspace tree and its panels", { timeout: 300_000 }, () => {
 
   it("puts notices in the problems list, grouped and collapsible, each path said once, none in the sidebar", async () => {
     const sidebarCards = await browser.execute(
-      () => document.querySelectorAll('.catalog [data-testid="catalog-notice"], .catalog .notices').length,
+      () =>
+        document.querySelectorAll(
+          '.catalog [data-testid="catalog-notice"], .catalog [data-testid="workspace-notice"], .catalog .notices',
+        ).length,
     );
     assert.equal(sidebarCards, 0, "no notice cards above the tree");
     const groups = await waitFor(
@@ -143,7 +146,7 @@ describe("the workspace tree and its panels", { timeout: 300_000 }, () => {
             title: group.querySelector('[data-testid="notice-group-title"]').textContent,
             count: Number(group.querySelector('[data-testid="notice-group-count"]').textContent),
             tag: group.tagName.toLowerCase(),
-            items: Array.from(group.querySelectorAll('[data-testid="catalog-notice"]'), (item) => ({
+            items: Array.from(group.querySelectorAll('[data-testid="workspace-notice"]'), (item) => ({
               path: item.querySelector('[data-testid="notice-path"]')?.textContent ?? "",
               text: item.textContent,
             })),
