@@ -21,6 +21,8 @@ export class WorkspaceStore {
 
   /** Every SKILL.md under the opened folders, whatever any client makes of it. */
   readonly skills: Skill[] = $derived(this.view?.skills ?? []);
+  /** The skills nagents' discovery lists (what an export reads), a subset of `skills`. */
+  readonly catalogSkills: Skill[] = $derived(this.view?.report.skills ?? []);
   /** The opened folders, each a top-level group of the tree; none for the builtin skills. */
   readonly roots: RootView[] = $derived(this.view?.roots ?? []);
   readonly selected: Skill | null = $derived(
