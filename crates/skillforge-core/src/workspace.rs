@@ -954,6 +954,22 @@ mod tests {
     }
 
     #[test]
+    fn the_tree_keeps_a_skill_nagents_lists_in_a_folder_lint_passes_over() {
+        let temp = tempfile::tempdir().expect("temporary directory");
+        write_skill(temp.path(), "mine", "mine");
+        write_skill(temp.path(), "node_modules/vendored", "vendored");
+        let (workspace, report) = Workspace::open(folders(&[temp.path()])).expect("open");
+        let linted = workspace.lint_session().expect("lint session");
+        assert_eq!(linted.files().len(), 1, "lint passes over node_modules");
+        assert_eq!(report.skills.len(), 2, "nagents reads it");
+        let view = workspace.view(report);
+        let mut names: Vec<&str> = view.skills.iter().map(|s| s.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["mine", "vendored"]);
+        assert!(view.notices.is_empty(), "{:?}", view.notices);
+    }
+
+    #[test]
     fn a_diagnostic_that_repeats_its_path_says_it_once() {
         let path = "/w/a/SKILL.md";
         let doubled = format!("{path}: {path}: use one single-line description value");
