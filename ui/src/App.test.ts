@@ -167,17 +167,19 @@ describe("App", () => {
     const groups = screen.getAllByTestId("notice-group");
     expect(groups.map((group) => group.dataset.group)).toEqual([
       "A client would refuse this catalog",
+      "nagents' catalog lacks skills of the tree",
       "nagents cannot read these skills, so it does not list them",
       "Skill names used more than once",
     ]);
     const notices = screen.getAllByTestId("workspace-notice");
-    expect(notices.map((notice) => notice.dataset.level)).toEqual(["error", "warning", "warning"]);
+    expect(notices.map((notice) => notice.dataset.level)).toEqual(["error", "warning", "warning", "warning"]);
     expect(view.report.error).toMatch(/changelog/);
     expect(notices[0].textContent).toContain(view.report.error);
+    expect(notices[1].textContent).toContain("nagents lists 2 of the 3 SKILL.md files");
     // Each path once: beside the message, not again inside it.
-    expect(notices[1].querySelector('[data-testid="notice-path"]')?.textContent).toBe("notes/SKILL.md");
-    expect(notices[1].querySelector('[data-testid="notice-message"]')?.textContent).toBe("use one single-line description value");
-    expect(notices[2].querySelector('[data-testid="notice-path"]')?.textContent).toBe("release-notes/SKILL.md");
+    expect(notices[2].querySelector('[data-testid="notice-path"]')?.textContent).toBe("notes/SKILL.md");
+    expect(notices[2].querySelector('[data-testid="notice-message"]')?.textContent).toBe("use one single-line description value");
+    expect(notices[3].querySelector('[data-testid="notice-path"]')?.textContent).toBe("release-notes/SKILL.md");
   });
 
   it("says so when a folder has no skills", async () => {

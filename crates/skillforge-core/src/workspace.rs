@@ -223,6 +223,7 @@ pub struct WorkspaceNotice {
 const NAGENTS: &str = "nagents";
 /// Group headings of the notices.
 pub mod notice_group {
+    pub const FEWER: &str = "nagents' catalog lacks skills of the tree";
     pub const UNREADABLE: &str = "nagents cannot read these skills, so it does not list them";
     pub const BEYOND_LIMITS: &str =
         "nagents' discovery limits leave these skills out of its catalog";
@@ -315,6 +316,24 @@ pub fn workspace_notices(
             message,
         ));
         missing.insert(location);
+    }
+    if !missing.is_empty() {
+        let summary = notice(
+            Severity::Warning,
+            notice_group::FEWER,
+            None,
+            format!(
+                "nagents lists {} of the {} SKILL.md files under the opened folders; each one it leaves out is named below with the reason",
+                report.skills.len(),
+                // The tree: what nagents lists and what it leaves out.
+                report.skills.len() + missing.len()
+            ),
+        );
+        let first = notices
+            .iter()
+            .position(|each: &WorkspaceNotice| each.group != notice_group::REFUSED)
+            .unwrap_or(notices.len());
+        notices.insert(first, summary);
     }
     for diagnostic in &report.diagnostics {
         let (path, message) = split_diagnostic(diagnostic);
@@ -944,6 +963,17 @@ mod tests {
             .filter_map(|notice| notice.path.as_deref())
             .collect();
         assert_eq!(beyond, [location(&deep.join("deep")).as_str()]);
+        let fewer: Vec<&str> = view
+            .notices
+            .iter()
+            .filter(|notice| notice.group == notice_group::FEWER)
+            .map(|notice| notice.message.as_str())
+            .collect();
+        assert_eq!(fewer.len(), 1);
+        assert!(
+            fewer[0].starts_with("nagents lists 1 of the 3 SKILL.md files"),
+            "{fewer:?}"
+        );
         // Each message names its path once: in `path`, never again in the text.
         for notice in &view.notices {
             if let Some(path) = &notice.path {

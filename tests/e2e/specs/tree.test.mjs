@@ -247,6 +247,13 @@ describe("a repository larger than nagents' discovery limit", { timeout: 600_000
     );
     assert.ok(limits.count > 0 && limits.count < onDisk, JSON.stringify(limits));
     assert.match(limits.first, /10,000 entries/);
+    // And one line that says how many nagents lists of what the tree shows.
+    const summary = await browser.execute(() =>
+      Array.from(document.querySelectorAll('[data-testid="notice-message"]'), (message) => message.textContent).find((text) =>
+        text.startsWith("nagents lists "),
+      ),
+    );
+    assert.equal(summary?.match(/^nagents lists (\d+) of the (\d+) SKILL\.md files/)?.slice(1).map(Number).join(" "), `${onDisk - limits.count} ${onDisk}`);
     await screenshot(browser, "tree-big-registry");
   });
 });
