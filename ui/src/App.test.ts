@@ -153,18 +153,33 @@ describe("App", () => {
     });
   });
 
-  it("shows the catalog error and diagnostics as notices", async () => {
+  it("lists every skill and shows the catalog error and skipped skills as grouped notices in the problems list", async () => {
     // Two skills named changelog, and a SKILL.md nagents skips for its folded description (engine-questions.json).
     const view = engineView("app-notices");
     render(App, { backend: fakeBackend({ initial: ok(view) }) });
-    const notices = await screen.findAllByTestId("catalog-notice");
-    // The refusal, the duplicate that is ignored, and the skipped file.
-    expect(notices.map((notice) => notice.dataset.level)).toEqual(["error", "warning", "warning"]);
+    // The skipped skill stays in the tree, marked with nagents' finding.
+    const notes = await screen.findByText("notes", { selector: '[data-testid="skill-name"]' });
+    const marker = notes.closest('[data-testid="skill-item"]')!.querySelector('[data-testid="skill-client-notice"]');
+    expect(marker?.getAttribute("title")).toMatch(/single-line description/);
+    expect(screen.getAllByTestId("skill-item")).toHaveLength(3);
+    // No cards above the tree: the notices are in the problems list, one group per kind.
+    expect(document.querySelector('.catalog [data-testid="workspace-notice"], .catalog .notices')).toBeNull();
+    const groups = screen.getAllByTestId("notice-group");
+    expect(groups.map((group) => group.dataset.group)).toEqual([
+      "A client would refuse this catalog",
+      "nagents' catalog lacks skills of the tree",
+      "nagents cannot read these skills, so it does not list them",
+      "Skill names used more than once",
+    ]);
+    const notices = screen.getAllByTestId("workspace-notice");
+    expect(notices.map((notice) => notice.dataset.level)).toEqual(["error", "warning", "warning", "warning"]);
     expect(view.report.error).toMatch(/changelog/);
     expect(notices[0].textContent).toContain(view.report.error);
-    expect(notices[1].textContent).toContain("/work/skills/release-notes/SKILL.md");
-    expect(view.report.diagnostics).toHaveLength(1);
-    expect(notices[2].textContent).toContain(view.report.diagnostics[0]);
+    expect(notices[1].textContent).toContain("nagents lists 2 of the 3 SKILL.md files");
+    // Each path once: beside the message, not again inside it.
+    expect(notices[2].querySelector('[data-testid="notice-path"]')?.textContent).toBe("notes/SKILL.md");
+    expect(notices[2].querySelector('[data-testid="notice-message"]')?.textContent).toBe("use one single-line description value");
+    expect(notices[3].querySelector('[data-testid="notice-path"]')?.textContent).toBe("release-notes/SKILL.md");
   });
 
   it("says so when a folder has no skills", async () => {

@@ -343,14 +343,15 @@ describe("untrusted text", () => {
     // linter names it in a message (engine-questions.json, "hostile").
     const backend = fakeBackend({ initial: ok(engineView("hostile")), files: { ...engineWorkspace("hostile").files } });
     render(App, { backend });
-    const item = await screen.findByTestId("skill-item");
-    expect(item.querySelector("img, script, b")).toBeNull();
-    expect(screen.getByTestId("skill-description").textContent).toBe(
+    // Both are in the tree, the one clients skip too, with their markup as text.
+    const items = await screen.findAllByTestId("skill-item");
+    expect(items).toHaveLength(2);
+    for (const each of items) expect(each.querySelector("img, script, b")).toBeNull();
+    const item = items.find((each) => each.dataset.skillName === "csv")!;
+    expect(item.querySelector('[data-testid="skill-description"]')!.textContent).toBe(
       "<script>alert(1)</script> Cleans <b>CSV</b>. Use when a CSV will not import.",
     );
-    expect(screen.getAllByTestId("catalog-notice").map((notice) => notice.textContent).join(" ")).toContain(
-      "/work/skills/other/SKILL.md",
-    );
+    expect(screen.getAllByTestId("notice-path").map((notice) => notice.textContent).join(" ")).toContain("other/SKILL.md");
     await fireEvent.click(item);
     await waitFor(() => expect(screen.getAllByTestId("problem-message").map((message) => message.textContent)).toContain(
       "`name` `<img src=x onerror=alert(1)>` does not match the folder name `other`",

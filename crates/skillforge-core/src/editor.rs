@@ -121,6 +121,11 @@ impl LintSession {
         })
     }
 
+    /// Every SKILL.md of the workspace as last read.
+    pub fn files(&self) -> &[SkillFile] {
+        &self.files
+    }
+
     /// Lints `text` as if it were saved at `path`, with the rest of the workspace as on disk.
     pub fn lint_buffer(&self, path: &Path, text: &str, profiles: &[ProfileId]) -> BufferLint {
         let overlay = HashMap::from([(path.to_path_buf(), text.to_string())]);

@@ -195,7 +195,219 @@ pub struct WorkspaceView {
     pub label: String,
     /// Whether the skills can be edited in place (the builtin skills cannot).
     pub read_only: bool,
+    /// Every SKILL.md under the opened folders (the builtin skills when none is open), whatever any
+    /// client makes of it: what the tree lists.
+    pub skills: Vec<Skill>,
+    /// What the problems list says about the workspace beside the lint findings: skills a client
+    /// leaves out and why, names used twice, hidden builtin skills.
+    pub notices: Vec<WorkspaceNotice>,
+    /// What nagents' directory source makes of the folders.
     pub report: CatalogReport,
+}
+
+/// A finding about how a client sees the workspace or one of its skills, rather than about a line of
+/// a SKILL.md. The problems list groups notices by `group`; `message` never repeats `path`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct WorkspaceNotice {
+    pub severity: crate::lint::Severity,
+    /// What kind of notice this is, as the heading of its group.
+    pub group: String,
+    /// The client the notice is about, when it is about one.
+    pub client: Option<String>,
+    /// The SKILL.md (or folder) it is about, absolute.
+    pub path: Option<String>,
+    pub message: String,
+}
+
+const NAGENTS: &str = "nagents";
+/// Group headings of the notices.
+pub mod notice_group {
+    pub const FEWER: &str = "nagents' catalog lacks skills of the tree";
+    pub const UNREADABLE: &str = "nagents cannot read these skills, so it does not list them";
+    pub const BEYOND_LIMITS: &str =
+        "nagents' discovery limits leave these skills out of its catalog";
+    pub const DISCOVERY: &str = "nagents' discovery diagnostics";
+    pub const REFUSED: &str = "A client would refuse this catalog";
+    pub const DUPLICATE: &str = "Skill names used more than once";
+    pub const SHADOWED: &str = "Builtin skills hidden by a workspace skill";
+}
+
+/// What the tree lists: every SKILL.md the lint walk found, then any skill nagents found that the walk
+/// passed over (in an ignored folder), so no skill a client lists is missing either.
+pub fn tree_skills(
+    files: &[crate::lint::context::SkillFile],
+    report: &CatalogReport,
+) -> Vec<Skill> {
+    let mut skills: Vec<Skill> = files
+        .iter()
+        .map(crate::lint::workspace::tree_entry)
+        .collect();
+    let listed: HashSet<String> = skills.iter().map(|skill| skill.location.clone()).collect();
+    skills.extend(
+        report
+            .skills
+            .iter()
+            .filter(|skill| !listed.contains(&skill.location))
+            .cloned(),
+    );
+    skills
+}
+
+/// The notices of a workspace whose SKILL.md files are `files` and which nagents sees as `report`.
+pub fn workspace_notices(
+    files: &[crate::lint::context::SkillFile],
+    report: &CatalogReport,
+) -> Vec<WorkspaceNotice> {
+    use crate::clients::nagents::discovery::directory::MAX_FILE_BYTES;
+    use crate::lint::Severity;
+    let notice = |severity, group: &str, path: Option<String>, message: String| WorkspaceNotice {
+        severity,
+        group: group.to_string(),
+        client: Some(NAGENTS.to_string()),
+        path,
+        message,
+    };
+    let mut notices = Vec::new();
+    if let Some(error) = &report.error {
+        notices.push(notice(
+            Severity::Error,
+            notice_group::REFUSED,
+            None,
+            format!("nagents fails the whole catalog: {error}"),
+        ));
+    }
+    let listed: HashSet<&str> = report
+        .skills
+        .iter()
+        .chain(&report.duplicates)
+        .map(|skill| skill.location.as_str())
+        .collect();
+    let mut missing: HashSet<String> = HashSet::new();
+    for file in files {
+        let location = file.path.display().to_string();
+        if listed.contains(location.as_str()) {
+            continue;
+        }
+        let parsed = crate::clients::nagents::metadata::parse_skill_metadata(
+            &file.source,
+            &location,
+            &file.dir_name,
+        );
+        let (group, message) = match parsed {
+            Err(error) => (
+                notice_group::UNREADABLE,
+                without_path(&error.to_string(), &location).to_string(),
+            ),
+            Ok(_) if file.source.len() > MAX_FILE_BYTES => (
+                notice_group::BEYOND_LIMITS,
+                format!("larger than the {MAX_FILE_BYTES} bytes nagents reads of a SKILL.md"),
+            ),
+            Ok(_) => (
+                notice_group::BEYOND_LIMITS,
+                "beyond nagents' directory walk, which stops after 10,000 entries or 16 folder levels"
+                    .to_string(),
+            ),
+        };
+        notices.push(notice(
+            Severity::Warning,
+            group,
+            Some(location.clone()),
+            message,
+        ));
+        missing.insert(location);
+    }
+    if !missing.is_empty() {
+        let summary = notice(
+            Severity::Warning,
+            notice_group::FEWER,
+            None,
+            format!(
+                "nagents lists {} of the {} SKILL.md files under the opened folders; each one it leaves out is named below with the reason",
+                report.skills.len(),
+                // The tree: what nagents lists and what it leaves out.
+                report.skills.len() + missing.len()
+            ),
+        );
+        let first = notices
+            .iter()
+            .position(|each: &WorkspaceNotice| each.group != notice_group::REFUSED)
+            .unwrap_or(notices.len());
+        notices.insert(first, summary);
+    }
+    for diagnostic in &report.diagnostics {
+        let (path, message) = split_diagnostic(diagnostic);
+        if path.is_some_and(|path| missing.contains(path)) {
+            // Said above, for that skill.
+            continue;
+        }
+        notices.push(notice(
+            Severity::Warning,
+            notice_group::DISCOVERY,
+            path.map(str::to_string),
+            message.to_string(),
+        ));
+    }
+    for duplicate in &report.duplicates {
+        notices.push(notice(
+            Severity::Warning,
+            notice_group::DUPLICATE,
+            Some(duplicate.location.clone()),
+            format!(
+                "“{}” is already the name of an earlier skill; nagents refuses a catalog with a name used twice",
+                duplicate.name
+            ),
+        ));
+    }
+    for hidden in &report.shadowed {
+        notices.push(WorkspaceNotice {
+            client: None,
+            ..notice(
+                Severity::Info,
+                notice_group::SHADOWED,
+                Some(hidden.location.clone()),
+                format!(
+                    "builtin skill “{}” is hidden by a workspace skill of the same name",
+                    hidden.name
+                ),
+            )
+        });
+    }
+    notices
+}
+
+/// `message` without a leading `path: ` (nagents' messages start with the location they are about).
+fn without_path<'a>(message: &'a str, path: &str) -> &'a str {
+    let mut rest = message;
+    while let Some(stripped) = rest
+        .strip_prefix(path)
+        .and_then(|after| after.strip_prefix(": "))
+    {
+        rest = stripped;
+    }
+    rest
+}
+
+/// A nagents diagnostic (`"{path}: {error}"`, where the error may name the path again) as the path
+/// and the message said once.
+fn split_diagnostic(diagnostic: &str) -> (Option<&str>, &str) {
+    const SKILL_FILE: &str = "SKILL.md: ";
+    let cut = diagnostic
+        .find(SKILL_FILE)
+        .map(|at| at + SKILL_FILE.len() - 2)
+        .or_else(|| {
+            diagnostic
+                .starts_with('/')
+                .then(|| diagnostic.find(": "))
+                .flatten()
+        });
+    match cut {
+        Some(cut) => {
+            let path = &diagnostic[..cut];
+            (Some(path), without_path(&diagnostic[cut + 2..], path))
+        }
+        None => (None, diagnostic),
+    }
 }
 
 /// One opened folder: a top-level group of the tree.
@@ -344,11 +556,17 @@ impl Workspace {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let files = match (&self.source, self.lint.get()) {
+            (Source::Folders(_), Some(Ok(session))) => session.files(),
+            _ => &[],
+        };
         WorkspaceView {
             root: roots.first().map(|root| root.path.clone()),
             roots,
             label,
             read_only: self.is_builtin(),
+            skills: tree_skills(files, &report),
+            notices: workspace_notices(files, &report),
             report,
         }
     }
@@ -682,6 +900,121 @@ mod tests {
         assert_eq!(view.roots.len(), 2);
         assert_eq!(view.root.as_deref(), Some(view.roots[0].path.as_str()));
         assert!(!view.read_only);
+    }
+
+    #[test]
+    fn the_tree_lists_every_skill_file_and_says_why_nagents_leaves_some_out() {
+        let temp = tempfile::tempdir().expect("temporary directory");
+        write_skill(temp.path(), "plain", "plain");
+        write(
+            &temp.path().join("block/SKILL.md"),
+            "---\nname: block\ndescription: |-\n  Folds a block.\n  Use when folding.\n---\n# Block\n",
+        );
+        // More entries than nagents' walk reads (10,000) before the last skill's folder.
+        let padding = temp.path().join("x-padding");
+        std::fs::create_dir_all(&padding).expect("mkdir");
+        for index in 0..10_000 {
+            std::fs::write(padding.join(format!("{index}.txt")), "").expect("pad");
+        }
+        let deep = PathBuf::from("zz");
+        write_skill(temp.path(), "zz/deep", "deep");
+        let (workspace, report) = Workspace::open(folders(&[temp.path()])).expect("open");
+        let nagents: Vec<&str> = report.skills.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(nagents, ["plain"]);
+        let view = workspace.view(report);
+        let mut names: Vec<&str> = view.skills.iter().map(|s| s.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["block", "deep", "plain"]);
+        let block = view
+            .skills
+            .iter()
+            .find(|s| s.name == "block")
+            .expect("block");
+        assert_eq!(block.description, "Folds a block.\nUse when folding.");
+        let location = |folder: &Path| {
+            temp.path()
+                .join(folder)
+                .join("SKILL.md")
+                .display()
+                .to_string()
+        };
+        let unreadable: Vec<(&str, &str)> = view
+            .notices
+            .iter()
+            .filter(|notice| notice.group == notice_group::UNREADABLE)
+            .map(|notice| {
+                (
+                    notice.path.as_deref().unwrap_or(""),
+                    notice.message.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            unreadable,
+            [(
+                location(Path::new("block")).as_str(),
+                "use one single-line description value"
+            )]
+        );
+        let beyond: Vec<&str> = view
+            .notices
+            .iter()
+            .filter(|notice| notice.group == notice_group::BEYOND_LIMITS)
+            .filter_map(|notice| notice.path.as_deref())
+            .collect();
+        assert_eq!(beyond, [location(&deep.join("deep")).as_str()]);
+        let fewer: Vec<&str> = view
+            .notices
+            .iter()
+            .filter(|notice| notice.group == notice_group::FEWER)
+            .map(|notice| notice.message.as_str())
+            .collect();
+        assert_eq!(fewer.len(), 1);
+        assert!(
+            fewer[0].starts_with("nagents lists 1 of the 3 SKILL.md files"),
+            "{fewer:?}"
+        );
+        // Each message names its path once: in `path`, never again in the text.
+        for notice in &view.notices {
+            if let Some(path) = &notice.path {
+                assert!(!notice.message.contains(path.as_str()), "{notice:?}");
+            }
+            assert_eq!(notice.client.as_deref(), Some("nagents"));
+        }
+    }
+
+    #[test]
+    fn the_tree_keeps_a_skill_nagents_lists_in_a_folder_lint_passes_over() {
+        let temp = tempfile::tempdir().expect("temporary directory");
+        write_skill(temp.path(), "mine", "mine");
+        write_skill(temp.path(), "node_modules/vendored", "vendored");
+        let (workspace, report) = Workspace::open(folders(&[temp.path()])).expect("open");
+        let linted = workspace.lint_session().expect("lint session");
+        assert_eq!(linted.files().len(), 1, "lint passes over node_modules");
+        assert_eq!(report.skills.len(), 2, "nagents reads it");
+        let view = workspace.view(report);
+        let mut names: Vec<&str> = view.skills.iter().map(|s| s.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["mine", "vendored"]);
+        assert!(view.notices.is_empty(), "{:?}", view.notices);
+    }
+
+    #[test]
+    fn a_diagnostic_that_repeats_its_path_says_it_once() {
+        let path = "/w/a/SKILL.md";
+        let doubled = format!("{path}: {path}: use one single-line description value");
+        assert_eq!(
+            split_diagnostic(&doubled),
+            (Some(path), "use one single-line description value")
+        );
+        assert_eq!(
+            split_diagnostic("/w/big: discovery entry limit reached; increase max_entries"),
+            (
+                Some("/w/big"),
+                "discovery entry limit reached; increase max_entries"
+            )
+        );
+        assert_eq!(split_diagnostic("no path here"), (None, "no path here"));
     }
 
     #[test]

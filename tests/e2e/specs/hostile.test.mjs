@@ -127,7 +127,7 @@ describe("a hostile workspace", { timeout: 240_000 }, () => {
 
   it("shows the skill whose folder and name are markup, which clients skip, as a text notice", async () => {
     const notices = await browser.execute(() =>
-      Array.from(document.querySelectorAll('[data-testid="catalog-notice"]'), (notice) => notice.textContent),
+      Array.from(document.querySelectorAll('[data-testid="workspace-notice"]'), (notice) => notice.textContent),
     );
     assert.ok(
       notices.some((text) => text.includes("<img src=x onerror=document.documentElement.dataset.pwned=1>")),

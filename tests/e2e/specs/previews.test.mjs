@@ -283,8 +283,8 @@ describe("what the model sees", { timeout: 300_000 }, () => {
     const saved = await waitForDisk(browser, "evals.json beside skill-a", file, (text) => text !== null);
     assert.deepEqual(JSON.parse(saved), [
       { query: rows[0][0], should_trigger: true },
-      { query: rows[1][0], should_trigger: false },
-      { query: rows[2][0], should_trigger: false },
+      { query: rows[1][0], should_trigger: false, expected_skill: "skill-b" },
+      { query: rows[2][0], should_trigger: false, expected_skill: "skill-b" },
       { query: rows[3][0], should_trigger: false },
     ]);
   });

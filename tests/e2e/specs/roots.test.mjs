@@ -78,7 +78,7 @@ describe("several folders open at once", { timeout: 180_000 }, () => {
     const notices = await waitFor(
       browser,
       "the duplicate across the folders reported",
-      () => browser.execute(() => Array.from(document.querySelectorAll('[data-testid="catalog-notice"]'), (n) => n.textContent)),
+      () => browser.execute(() => Array.from(document.querySelectorAll('[data-testid="workspace-notice"]'), (n) => n.textContent)),
       (texts) => texts.some((text) => text.includes("Duplicate skill name 'csv-cleanup'")),
     );
     assert.ok(notices.some((text) => text.includes(path.join(secondWorkspace, "csv-cleanup"))), notices.join("\n"));

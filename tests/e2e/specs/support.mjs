@@ -149,7 +149,8 @@ export async function listedSkills(browser) {
     skills.push({
       name: await item.getAttribute("data-skill-name"),
       shownName: await item.$('[data-testid="skill-name"]').getText(),
-      description: await item.$('[data-testid="skill-description"]').getText(),
+      // A card clamps a long description to three lines (the whole text shows on hover): read all of it.
+      description: await item.$('[data-testid="skill-description"]').getProperty("textContent"),
       location: await item.$('[data-testid="skill-location"]').getText(),
     });
   }

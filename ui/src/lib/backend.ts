@@ -26,6 +26,7 @@ export type {
   TextFile,
   WorkspaceEvent,
   WorkspaceView,
+  WorkspaceNotice,
   RecentFolder,
   RecentList,
   StoredPreferences,

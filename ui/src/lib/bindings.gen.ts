@@ -818,6 +818,21 @@ export type WorkspaceLint = {
 	files: FileLint[],
 };
 
+/**
+ *  A finding about how a client sees the workspace or one of its skills, rather than about a line of
+ *  a SKILL.md. The problems list groups notices by `group`; `message` never repeats `path`.
+ */
+export type WorkspaceNotice = {
+	severity: Severity,
+	/**  What kind of notice this is, as the heading of its group. */
+	group: string,
+	/**  The client the notice is about, when it is about one. */
+	client: string | null,
+	/**  The SKILL.md (or folder) it is about, absolute. */
+	path: string | null,
+	message: string,
+};
+
 /**  A workspace as the UI shows it. */
 export type WorkspaceView = {
 	/**  The first opened folder, absolute; `None` for the builtin skills. */
@@ -828,6 +843,17 @@ export type WorkspaceView = {
 	label: string,
 	/**  Whether the skills can be edited in place (the builtin skills cannot). */
 	read_only: boolean,
+	/**
+	 *  Every SKILL.md under the opened folders (the builtin skills when none is open), whatever any
+	 *  client makes of it: what the tree lists.
+	 */
+	skills: Skill[],
+	/**
+	 *  What the problems list says about the workspace beside the lint findings: skills a client
+	 *  leaves out and why, names used twice, hidden builtin skills.
+	 */
+	notices: WorkspaceNotice[],
+	/**  What nagents' directory source makes of the folders. */
 	report: CatalogReport,
 };
 

@@ -1,29 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catalogNotices, countLabel, displayLocation, errorTitle, folderHoldingSkill, settle } from "./catalog";
-
-const empty = { skills: [], diagnostics: [], error: null, duplicates: [], shadowed: [] };
-
-describe("catalogNotices", () => {
-  it("is empty for a clean catalog", () => {
-    expect(catalogNotices(empty)).toEqual([]);
-  });
-
-  it("puts the catalog error first, then duplicates, then diagnostics", () => {
-    const notices = catalogNotices({
-      skills: [],
-      diagnostics: ["skipped broken/SKILL.md: missing description"],
-      error: "duplicate skill name: pdf",
-      duplicates: [{ name: "pdf", description: "Second copy", location: "/w/b/pdf/SKILL.md" }],
-      shadowed: [{ name: "writing", description: "Builtin", location: "builtin:writing/SKILL.md" }],
-    });
-    expect(notices.map((notice) => notice.level)).toEqual(["error", "warning", "warning", "info"]);
-    expect(notices[0].detail).toBe("duplicate skill name: pdf");
-    expect(notices[1].title).toContain("pdf");
-    expect(notices[1].detail).toContain("/w/b/pdf/SKILL.md");
-    expect(notices[2].detail).toBe("skipped broken/SKILL.md: missing description");
-    expect(notices[3].title).toContain("writing");
-  });
-});
+import { countLabel, displayLocation, errorTitle, folderHoldingSkill, settle } from "./catalog";
 
 describe("errorTitle", () => {
   it("names every error code", () => {

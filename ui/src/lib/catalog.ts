@@ -1,43 +1,5 @@
 // Pure helpers that turn what the backend reports into what the window says.
-import type { AppError, CatalogReport, ErrorCode, Result } from "./backend";
-
-export type NoticeLevel = "error" | "warning" | "info";
-
-export interface Notice {
-  level: NoticeLevel;
-  title: string;
-  detail: string;
-}
-
-/**
- * Everything about a catalog the author should see besides the skills themselves: the error with which a
- * strict client would refuse the whole catalog first, then names used twice, then discovery diagnostics, then
- * builtin skills that a workspace skill hides.
- */
-export function catalogNotices(report: CatalogReport): Notice[] {
-  const notices: Notice[] = [];
-  if (report.error) {
-    notices.push({ level: "error", title: "A client would refuse this catalog", detail: report.error });
-  }
-  for (const duplicate of report.duplicates) {
-    notices.push({
-      level: "warning",
-      title: `Skill name “${duplicate.name}” is used more than once`,
-      detail: `Ignored: ${duplicate.location}`,
-    });
-  }
-  for (const diagnostic of report.diagnostics) {
-    notices.push({ level: "warning", title: "Discovery diagnostic", detail: diagnostic });
-  }
-  for (const hidden of report.shadowed) {
-    notices.push({
-      level: "info",
-      title: `Builtin skill “${hidden.name}” is hidden by a workspace skill of the same name`,
-      detail: hidden.location,
-    });
-  }
-  return notices;
-}
+import type { AppError, ErrorCode, Result } from "./backend";
 
 // Exhaustive on purpose: a new code from the backend fails svelte-check until it has a title here.
 const ERROR_TITLES: Record<ErrorCode, string> = {

@@ -1,5 +1,5 @@
-import type { AppError, Backend, RecentList, Result, RootView, Skill, WorkspaceView } from "./backend";
-import { catalogNotices, settle } from "./catalog";
+import type { AppError, Backend, RecentList, Result, RootView, Skill, WorkspaceNotice, WorkspaceView } from "./backend";
+import { settle } from "./catalog";
 import { insideRoot } from "./tree";
 
 export type WorkspaceStatus = "loading" | "ready" | "error";
@@ -19,13 +19,17 @@ export class WorkspaceStore {
   /** The folders opened lately, most recent first. */
   recent: RecentList = $state.raw({ folders: [], problem: null });
 
-  readonly skills: Skill[] = $derived(this.view?.report.skills ?? []);
+  /** Every SKILL.md under the opened folders, whatever any client makes of it. */
+  readonly skills: Skill[] = $derived(this.view?.skills ?? []);
+  /** The skills nagents' discovery lists (what an export reads), a subset of `skills`. */
+  readonly catalogSkills: Skill[] = $derived(this.view?.report.skills ?? []);
   /** The opened folders, each a top-level group of the tree; none for the builtin skills. */
   readonly roots: RootView[] = $derived(this.view?.roots ?? []);
   readonly selected: Skill | null = $derived(
     this.skills.find((skill) => skill.location === this.selectedLocation) ?? null,
   );
-  readonly notices = $derived(this.view ? catalogNotices(this.view.report) : []);
+  /** What clients make of the folders beside the lint findings: shown grouped in the problems list. */
+  readonly notices: WorkspaceNotice[] = $derived(this.view?.notices ?? []);
 
   readonly #backend: Backend;
   // Each load takes a ticket; an answer for an older ticket arrives too late and is dropped.
@@ -141,7 +145,7 @@ export class WorkspaceStore {
   }
 
   #show(view: WorkspaceView): void {
-    const stillThere = view.report.skills.some((skill) => skill.location === this.selectedLocation);
+    const stillThere = view.skills.some((skill) => skill.location === this.selectedLocation);
     if (!stillThere) this.selectedLocation = null;
     this.view = view;
     this.error = null;

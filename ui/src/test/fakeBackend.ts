@@ -37,6 +37,8 @@ export function workspaceView(skills: Skill[], overrides: Partial<WorkspaceView>
     root: "/work/skills",
     label: "skills",
     read_only: false,
+    skills,
+    notices: [],
     report: { skills, diagnostics: [], error: null, duplicates: [], shadowed: [] },
     ...overrides,
   };

@@ -2,7 +2,10 @@
 //! layout: `[{"query": "...", "should_trigger": true | false}]`, where `true` means "this skill".
 //!
 //! The playground's table names the skill each query should trigger (or none) across the whole
-//! workspace; beside one skill, that becomes whether the query should trigger *this* skill.
+//! workspace; beside one skill, that becomes whether the query should trigger *this* skill. The
+//! layout has no way to say "another skill": such a query is saved with `"should_trigger": false`
+//! (right for this skill, and what every reader of the layout expects) and the other skill's name in
+//! an extra `"expected_skill"` field, which those readers ignore and the table reads back.
 
 use std::path::{Path, PathBuf};
 
@@ -25,15 +28,26 @@ pub fn evals_path(skill_path: &Path) -> PathBuf {
 struct TriggerEval<'a> {
     query: &'a str,
     should_trigger: bool,
+    /// The other skill the query should trigger, when it names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected_skill: Option<&'a str>,
 }
+
+/// The field that keeps a query's expected skill when it is not the skill the file sits beside.
+pub const EXPECTED_SKILL_FIELD: &str = "expected_skill";
 
 /// The file's text for the skill named `skill_name`.
 pub fn render_trigger_evals(skill_name: &str, queries: &[EvalQuery]) -> String {
     let evals: Vec<TriggerEval> = queries
         .iter()
-        .map(|query| TriggerEval {
-            query: &query.query,
-            should_trigger: query.should_trigger.as_deref() == Some(skill_name),
+        .map(|query| {
+            let expected = query.should_trigger.as_deref();
+            let this_skill = expected == Some(skill_name);
+            TriggerEval {
+                query: &query.query,
+                should_trigger: this_skill,
+                expected_skill: expected.filter(|_| !this_skill),
+            }
         })
         .collect();
     // Serializing plain strings and booleans cannot fail; an empty list is still a valid file.
@@ -118,7 +132,7 @@ mod tests {
             serde_json::json!([
                 {"query": "fill this form", "should_trigger": true},
                 {"query": "bake a cake", "should_trigger": false},
-                {"query": "write sql", "should_trigger": false}
+                {"query": "write sql", "should_trigger": false, "expected_skill": "sql"}
             ])
         );
         // A second "new" save, or one against a stale fingerprint, is refused.

@@ -1233,6 +1233,33 @@ pub fn place(files: &mut [SkillFile]) {
     }
 }
 
+/// A SKILL.md as the workspace tree lists it, whether or not any client can read it: the name it
+/// declares (else its folder's) and its description as YAML reads it (empty when there is none).
+pub fn tree_entry(file: &SkillFile) -> crate::skill::Skill {
+    let name = declared_name(file).unwrap_or_else(|| file.path.display().to_string());
+    let description = crate::frontmatter::yaml::layout(&file.source)
+        .ok()
+        .and_then(|layout| {
+            let parsed = file.parse_frontmatter(layout.yaml);
+            match parsed.as_ref() {
+                Ok(root) => root
+                    .as_ref()
+                    .and_then(|root| root.get("description"))
+                    .and_then(|entry| entry.value.as_scalar().map(|(text, _)| text.to_string())),
+                Err(_) => crate::clients::tenxgraph::split_frontmatter(&file.source)
+                    .yaml
+                    .and_then(|raw| crate::clients::tenxgraph::load_yaml(raw).into_result().ok())
+                    .map(|skill| skill.description),
+            }
+        })
+        .unwrap_or_default();
+    crate::skill::Skill {
+        name,
+        description: description.trim().to_string(),
+        location: file.path.display().to_string(),
+    }
+}
+
 /// The name a skill declares: the YAML `name`, else the folder name (what nagents and Codex use).
 pub fn declared_name(file: &SkillFile) -> Option<String> {
     let layout = crate::frontmatter::yaml::layout(&file.source).ok()?;

@@ -14,6 +14,7 @@ import {
   meter,
   parseThreshold,
   queriesFrom,
+  rowsExpectingOtherSkills,
   rowsFromEvals,
   splitAtCut,
   splitLines,
@@ -197,6 +198,25 @@ describe("trigger rows", () => {
       { query: "write sql", expected: "sql-review" },
     ]);
     expect(() => rowsFromEvals("{}", "x")).toThrow(/JSON list/);
+    expect(() => rowsFromEvals("[{}]", "x")).toThrow(/no query/);
+  });
+
+  it("reads back another skill's expectation from expected_skill", () => {
+    const text = JSON.stringify([
+      { query: "write sql", should_trigger: false, expected_skill: "sql-review" },
+      { query: "bake a cake", should_trigger: false },
+    ]);
+    expect(rowsFromEvals(text, "pdf-forms")).toEqual([
+      { query: "write sql", expected: "sql-review" },
+      { query: "bake a cake", expected: null },
+    ]);
+    const rows = [
+      { query: "fill", expected: "pdf-forms" },
+      { query: "sql", expected: "sql-review" },
+      { query: " ", expected: "other" },
+      { query: "none", expected: null },
+    ];
+    expect(rowsExpectingOtherSkills(rows, "pdf-forms")).toEqual([{ query: "sql", expected: "sql-review" }]);
     expect(() => rowsFromEvals("[{}]", "x")).toThrow(/no query/);
   });
 

@@ -231,19 +231,31 @@ export interface TriggerRow {
 
 /**
  * Rows from an `evals/evals.json` (the agentskills.io layout, `should_trigger` true meaning "this skill"); a
- * string names the skill itself. Throws with a readable message for anything else.
+ * string names the skill itself. The layout cannot name another skill, so a query expecting one is saved with
+ * `should_trigger: false` and that skill's name in `expected_skill` (which other readers ignore).
+ * Throws with a readable message for anything else.
  */
 export function rowsFromEvals(text: string, skillName: string): TriggerRow[] {
   const parsed: unknown = JSON.parse(text);
   const list = Array.isArray(parsed) ? parsed : (parsed as { evals?: unknown })?.evals;
   if (!Array.isArray(list)) throw new Error("expected a JSON list of {query, should_trigger}");
   return list.map((item, index) => {
-    const entry = item as { query?: unknown; should_trigger?: unknown };
+    const entry = item as { query?: unknown; should_trigger?: unknown; expected_skill?: unknown };
     if (typeof entry?.query !== "string") throw new Error(`entry ${index + 1} has no query text`);
+    const other = typeof entry.expected_skill === "string" && entry.expected_skill.trim() ? entry.expected_skill.trim() : null;
     const expected =
-      entry.should_trigger === true ? skillName : typeof entry.should_trigger === "string" ? entry.should_trigger : null;
+      entry.should_trigger === true
+        ? skillName
+        : typeof entry.should_trigger === "string"
+          ? entry.should_trigger
+          : other;
     return { query: entry.query, expected };
   });
+}
+
+/** The rows expecting a skill other than `skillName`: evals.json keeps those only in its `expected_skill` field. */
+export function rowsExpectingOtherSkills(rows: TriggerRow[], skillName: string | null): TriggerRow[] {
+  return rows.filter((row) => row.query.trim() !== "" && row.expected?.trim() && row.expected.trim() !== skillName);
 }
 
 /** The rows worth running or saving: blank queries dropped, blank expectations meaning "none". */

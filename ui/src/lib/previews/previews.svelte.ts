@@ -83,6 +83,8 @@ export class PlaygroundState {
 export interface EvalsFile {
   /** The SKILL.md the table belongs to. */
   skillPath: string;
+  /** The skill's name: `should_trigger: true` in the file means this one. */
+  skillName?: string;
   path: string;
   /** The fingerprint the file had when read or last written; null when there is none yet. */
   fingerprint: string | null;
@@ -285,12 +287,12 @@ export class PreviewsStore {
     state.report = null;
     state.readProblem = null;
     if (read.status === "error") {
-      state.file = { skillPath, path, fingerprint: null };
+      state.file = { skillPath, skillName: name, path, fingerprint: null };
       if (read.error.code !== "not_found") state.readProblem = read.error.message;
       state.rows = [{ query: "", expected: null }];
       return;
     }
-    state.file = { skillPath, path, fingerprint: read.data.fingerprint };
+    state.file = { skillPath, skillName: name, path, fingerprint: read.data.fingerprint };
     try {
       const rows = rowsFromEvals(read.data.text, name);
       state.rows = rows.length ? rows : [{ query: "", expected: null }];
