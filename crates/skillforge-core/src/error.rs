@@ -119,3 +119,18 @@ impl Coded for crate::bundle::ExportError {
         }
     }
 }
+
+impl Coded for crate::resources::ResourceError {
+    fn code(&self) -> ErrorCode {
+        use crate::resources::ResourceError;
+        match self {
+            ResourceError::File(error) => error.code(),
+            ResourceError::OutsideSkill { .. } => ErrorCode::OutsideWorkspace,
+            ResourceError::NotASkill(_)
+            | ResourceError::BadName { .. }
+            | ResourceError::SkillFile(_)
+            | ResourceError::InvalidSkillName(_)
+            | ResourceError::NameNotUpdated { .. } => ErrorCode::InvalidInput,
+        }
+    }
+}

@@ -17,6 +17,7 @@ pub mod lint;
 pub mod parallel;
 pub mod preview;
 pub mod python;
+pub mod resources;
 pub mod scaffold;
 pub mod skill;
 pub mod text;
