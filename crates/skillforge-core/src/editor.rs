@@ -121,6 +121,11 @@ impl LintSession {
         })
     }
 
+    /// The SKILL.md files the workspace's walk found, as paths.
+    pub fn skill_paths(&self) -> Vec<PathBuf> {
+        self.files.iter().map(|file| file.path.clone()).collect()
+    }
+
     /// Lints `text` as if it were saved at `path`, with the rest of the workspace as on disk.
     pub fn lint_buffer(&self, path: &Path, text: &str, profiles: &[ProfileId]) -> BufferLint {
         let overlay = HashMap::from([(path.to_path_buf(), text.to_string())]);

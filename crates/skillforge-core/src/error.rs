@@ -67,6 +67,7 @@ impl Coded for crate::workspace::WorkspaceError {
             WorkspaceError::Overlaps { .. } | WorkspaceError::NotOpen(_) => ErrorCode::InvalidInput,
             WorkspaceError::ReadOnly(_) => ErrorCode::ReadOnly,
             WorkspaceError::File(error) => error.code(),
+            WorkspaceError::Resource(error) => error.code(),
             WorkspaceError::Script(_) | WorkspaceError::Scaffold(_) => ErrorCode::InvalidInput,
         }
     }

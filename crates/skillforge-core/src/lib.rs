@@ -19,6 +19,7 @@ pub mod preview;
 pub mod python;
 pub mod resources;
 pub mod scaffold;
+pub mod search;
 pub mod skill;
 pub mod text;
 pub mod workspace;

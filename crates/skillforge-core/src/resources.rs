@@ -527,6 +527,85 @@ fn with_name(skill_file: &Path, text: &str, name: &str) -> Result<String, Resour
     Ok(fixed)
 }
 
+impl crate::workspace::Workspace {
+    fn writable(&self, path: &Path) -> Result<(), crate::workspace::WorkspaceError> {
+        if self.is_builtin() || path.starts_with(crate::builtin::LOCATION_PREFIX) {
+            return Err(crate::workspace::WorkspaceError::ReadOnly(
+                path.display().to_string(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The files of the skill whose SKILL.md is `skill_file`.
+    pub fn skill_files(&self, skill_file: &Path) -> Result<SkillFiles, ResourceError> {
+        list(self.roots(), skill_file)
+    }
+
+    /// Creates a file or folder in a skill ([`create`]).
+    pub fn create_resource(
+        &self,
+        skill_file: &Path,
+        relative: &str,
+        folder: bool,
+    ) -> Result<PathBuf, crate::workspace::WorkspaceError> {
+        self.writable(skill_file)?;
+        let created = create(self.roots(), skill_file, relative, folder)?;
+        self.forget_catalog();
+        Ok(created)
+    }
+
+    /// Renames a file or folder of a skill ([`rename`]).
+    pub fn rename_resource(
+        &self,
+        skill_file: &Path,
+        from: &Path,
+        to_relative: &str,
+    ) -> Result<PathBuf, crate::workspace::WorkspaceError> {
+        self.writable(skill_file)?;
+        let renamed = rename(self.roots(), skill_file, from, to_relative)?;
+        self.forget_catalog();
+        Ok(renamed)
+    }
+
+    /// Deletes a file or folder of a skill ([`delete`]).
+    pub fn delete_resource(
+        &self,
+        skill_file: &Path,
+        path: &Path,
+    ) -> Result<(), crate::workspace::WorkspaceError> {
+        self.writable(skill_file)?;
+        delete(self.roots(), skill_file, path)?;
+        self.forget_catalog();
+        Ok(())
+    }
+
+    /// Creates the missing target of a link in a skill ([`create_link_target`]).
+    pub fn create_link_target(
+        &self,
+        skill_file: &Path,
+        target: &str,
+    ) -> Result<PathBuf, crate::workspace::WorkspaceError> {
+        self.writable(skill_file)?;
+        let created = create_link_target(self.roots(), skill_file, target)?;
+        self.forget_catalog();
+        Ok(created)
+    }
+
+    /// Renames a skill folder together with its `name` ([`rename_skill`]).
+    pub fn rename_skill(
+        &self,
+        skill_file: &Path,
+        new_name: &str,
+        fingerprint: &crate::fs::Fingerprint,
+    ) -> Result<PathBuf, crate::workspace::WorkspaceError> {
+        self.writable(skill_file)?;
+        let renamed = rename_skill(self.roots(), skill_file, new_name, fingerprint)?;
+        self.forget_catalog();
+        Ok(renamed)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
