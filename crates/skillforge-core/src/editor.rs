@@ -37,6 +37,8 @@ pub struct EditorFix {
     pub title: String,
     pub applicability: Applicability,
     pub edits: Vec<EditorEdit>,
+    /// A file to create, relative to the skill folder, instead of (or besides) the edits.
+    pub creates: Option<String>,
 }
 
 /// A diagnostic positioned for the editor.
@@ -314,6 +316,7 @@ fn positioned(
     let fix = diagnostic.fix.as_ref().map(|fix| EditorFix {
         title: fix.title.clone(),
         applicability: fix.applicability,
+        creates: fix.creates.clone(),
         edits: fix
             .edits
             .iter()
