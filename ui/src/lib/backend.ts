@@ -55,6 +55,13 @@ export type {
   Problem,
   Target,
   Written,
+  ResourceEntry,
+  ResourceKind,
+  SkillFiles,
+  SearchFile,
+  SearchMatch,
+  SearchQuery,
+  SearchResults,
 } from "./bindings.gen";
 
 /** How every command answers: tauri-specta's result shape, with the app's error. */
@@ -103,6 +110,13 @@ export interface Backend
     | "pickExportFolder"
     | "exportPlan"
     | "exportRun"
+    | "skillFiles"
+    | "createSkillFile"
+    | "renameSkillFile"
+    | "deleteSkillFile"
+    | "createLinkTarget"
+    | "renameSkill"
+    | "searchWorkspace"
   > {
   /** Calls `listener` for every workspace event; resolves to a function that stops listening. */
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Promise<() => void>;
@@ -144,6 +158,13 @@ export const tauriBackend: Backend = {
   pickExportFolder: commands.pickExportFolder,
   exportPlan: commands.exportPlan,
   exportRun: commands.exportRun,
+  skillFiles: commands.skillFiles,
+  createSkillFile: commands.createSkillFile,
+  renameSkillFile: commands.renameSkillFile,
+  deleteSkillFile: commands.deleteSkillFile,
+  createLinkTarget: commands.createLinkTarget,
+  renameSkill: commands.renameSkill,
+  searchWorkspace: commands.searchWorkspace,
   onWorkspaceEvent: (listener) => events.workspaceEvent.listen((event) => listener(event.payload)),
   // Tauri destroys the window after the handler unless it prevents that; the capability grants
   // `core:window:allow-destroy` for exactly this.

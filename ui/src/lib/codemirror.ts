@@ -1,6 +1,5 @@
 // The editor's CodeMirror configuration and the translation of engine diagnostics into CodeMirror's.
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
-import { markdown } from "@codemirror/lang-markdown";
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { forEachDiagnostic, lintGutter, lintKeymap, setDiagnostics, type Action, type Diagnostic } from "@codemirror/lint";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
@@ -16,7 +15,7 @@ import {
   type ViewUpdate,
 } from "@codemirror/view";
 import type { EditorDiagnostic, EditorFix } from "./backend";
-import { frontmatter } from "./frontmatter";
+import { languageExtension, languageOf } from "./languages";
 import { detectLineSeparator, type Offsets } from "./offsets";
 
 /** What the editor needs from the rest of the app for one file. */
@@ -74,7 +73,8 @@ export function createEditorState(path: string, text: string, readOnly: boolean,
     bracketMatching(),
     search({ top: true }),
     syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-    markdown({ extensions: [frontmatter] }),
+    // A SKILL.md is Markdown with frontmatter whatever it holds; other files by their name.
+    languageExtension(isSkillFile(path) ? "markdown" : languageOf(path, text)),
     // Wrapping lays out a whole line; without it CodeMirror renders only the visible part of a huge line.
     longestLine(text) <= WRAP_LIMIT ? EditorView.lineWrapping : [],
     // Only a SKILL.md is linted (the store pushes the findings); other bundled files (references, scripts) are
