@@ -32,6 +32,8 @@ export interface EditorHooks {
   keydown(time: number): void;
   /** The findings last shown, which a quick fix in a tooltip applies from (its offsets fit only that text). */
   linted(): LintedText | null;
+  /** A quick fix that creates a missing file (relative to the skill folder of the file shown). */
+  createFile(relative: string): void;
 }
 
 /** One lint answer, kept so a quick fix applies only to the text it was computed for. */
@@ -124,7 +126,7 @@ export function showDiagnostics(
   state: EditorState,
   list: EditorDiagnostic[],
   map: Offsets,
-  hooks: Pick<EditorHooks, "showRule" | "linted">,
+  hooks: Pick<EditorHooks, "showRule" | "linted" | "createFile">,
 ): TransactionSpec {
   return setDiagnostics(state, toCodeMirror(list, map, state.doc, hooks));
 }
@@ -184,10 +186,12 @@ export function applyFix(view: EditorView, fix: EditorFix, linted: Pick<LintedTe
   return true;
 }
 
-function toCodeMirror(list: EditorDiagnostic[], map: Offsets, doc: Text, hooks: Pick<EditorHooks, "showRule" | "linted">): Diagnostic[] {
+function toCodeMirror(list: EditorDiagnostic[], map: Offsets, doc: Text, hooks: Pick<EditorHooks, "showRule" | "linted" | "createFile">): Diagnostic[] {
   return list.map((item) => {
     const { from, to } = positionsOf(item, map, doc);
     const actions: Action[] = [];
+    const creates = item.fix?.creates;
+    if (creates) actions.push({ name: item.fix?.title ?? `Create ${creates}`, apply: () => hooks.createFile(creates) });
     if (item.fix && item.fix.applicability !== "display-only") {
       const fix = item.fix;
       actions.push({
@@ -228,7 +232,7 @@ function toCodeMirror(list: EditorDiagnostic[], map: Offsets, doc: Text, hooks: 
         docs.textContent = `About ${item.rule}`;
         docs.addEventListener("click", () => hooks.showRule(item.rule));
         box.append(message, " ", code, " ", docs);
-        if (item.fix?.applicability === "display-only") {
+        if (item.fix?.applicability === "display-only" && !item.fix.creates) {
           const hint = document.createElement("div");
           hint.className = "sf-lint-hint";
           hint.textContent = `Suggested: ${item.fix.title}`;

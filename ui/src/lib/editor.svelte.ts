@@ -109,6 +109,8 @@ export class EditorStore {
   compare: Compare | null = $state.raw(null);
   /** The last failure worth telling the author about. */
   notice: { title: string; message: string } | null = $state.raw(null);
+  /** Counts files created, renamed or deleted from the app, so views of a skill's files can reload. */
+  filesChangedHere = $state(0);
   /** Counts edits to any buffer, so views of the unsaved text can follow the typing. */
   edits = $state(0);
   /** When the key was pressed that made the last edit (performance.now() time); null when no key made it. */
@@ -139,6 +141,9 @@ export class EditorStore {
         this.#keydownAt = time;
       },
       linted: () => this.#linted,
+      createFile: (relative) => {
+        if (this.activePath) void this.createLinkTarget(this.activePath, relative);
+      },
     };
   }
 
@@ -307,10 +312,27 @@ export class EditorStore {
     return true;
   }
 
-  /** Applies a diagnostic's fix to the active buffer as one undoable transaction. */
+  /** Applies a diagnostic's fix to the active buffer as one undoable transaction (or creates the file it names). */
   fix(diagnostic: EditorDiagnostic): boolean {
+    if (diagnostic.fix?.creates && this.activePath) {
+      void this.createLinkTarget(this.activePath, diagnostic.fix.creates);
+      return true;
+    }
     if (!this.#view || !this.#linted || !diagnostic.fix) return false;
     return applyFix(this.#view, diagnostic.fix, this.#linted);
+  }
+
+  /** Creates the missing file a link of the skill at `skillPath` names; the engine refuses a path outside the skill or one that exists. */
+  async createLinkTarget(skillPath: string, relative: string): Promise<boolean> {
+    const created = await settle(() => this.#backend.createLinkTarget(skillPath, relative));
+    if (created.status === "error") {
+      this.#fail(`Cannot create ${relative}`, created.error);
+      return false;
+    }
+    this.filesChangedHere++;
+    this.document(skillPath)?.sync?.relint();
+    void this.refreshWorkspaceLint();
+    return true;
   }
 
   /** Shows a side panel; the preview and the verdicts catch up with the buffer when they come into view. */
