@@ -196,7 +196,7 @@ fn classify(
         FileType::Directory => (ResourceKind::Folder, 0, None),
         FileType::Symlink => {
             let target = crate::fs::open::link_target_at(folder, entry.name.as_c_str())
-                .map(|target| PathBuf::from(target))
+                .map(PathBuf::from)
                 .unwrap_or_default();
             let base = Path::new(relative).parent().unwrap_or(Path::new(""));
             let inside =
@@ -659,7 +659,7 @@ mod tests {
         std::os::unix::fs::symlink("scripts/fill.py", folder.join("alias.py")).expect("link");
         rustix::fs::mknodat(
             rustix::fs::CWD,
-            &folder.join("pipe"),
+            folder.join("pipe"),
             FileType::Fifo,
             rustix::fs::Mode::from_raw_mode(0o600),
             0,

@@ -539,7 +539,7 @@ mod tests {
             .expect("link");
         rustix::fs::mknodat(
             rustix::fs::CWD,
-            &f.root.join("pdf/pipe"),
+            f.root.join("pdf/pipe"),
             FileType::Fifo,
             rustix::fs::Mode::from_raw_mode(0o600),
             0,
