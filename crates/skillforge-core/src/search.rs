@@ -529,6 +529,66 @@ mod tests {
     }
 
     #[test]
+    fn a_workspace_searches_what_its_walk_finds_and_the_builtin_skills_read_only() {
+        let f = fixture();
+        // The SKILL.md files searched are those the workspace's walk finds (a hidden folder's skill too).
+        let hidden = f.root.join(".hidden/secret-skill/SKILL.md");
+        std::fs::create_dir_all(hidden.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&hidden, "---\nname: secret-skill\n---\nform\n").expect("write");
+        let (workspace, _) =
+            crate::workspace::Workspace::open(crate::workspace::Source::Folders(vec![f
+                .root
+                .clone()]))
+            .expect("open");
+        let results = workspace.search(&query("form")).expect("search");
+        let searched: Vec<PathBuf> = results
+            .files
+            .iter()
+            .map(|file| PathBuf::from(&file.path))
+            .filter(|path| path.ends_with("SKILL.md"))
+            .collect();
+        let walked: Vec<PathBuf> = workspace
+            .lint_session()
+            .expect("session")
+            .skill_paths()
+            .into_iter()
+            .filter(|path| {
+                std::fs::read_to_string(path).is_ok_and(|text| text.to_lowercase().contains("form"))
+            })
+            .collect();
+        let mut sorted_walked = walked.clone();
+        sorted_walked.sort();
+        let mut sorted_searched = searched.clone();
+        sorted_searched.sort();
+        assert_eq!(sorted_searched, sorted_walked);
+        assert!(sorted_searched.contains(&hidden), "{sorted_searched:?}");
+        // Saved since the workspace was opened: the search reads the file as it is now.
+        std::fs::write(
+            f.root.join("other/SKILL.md"),
+            "---\nname: other\n---\nform now\n",
+        )
+        .expect("write");
+        let again = workspace.search(&query("form now")).expect("search");
+        assert_eq!(again.files.len(), 1);
+        let builtin = crate::workspace::Workspace::builtin();
+        let found = builtin.search(&query("---")).expect("builtin search");
+        assert!(found
+            .files
+            .iter()
+            .all(|file| file.path.starts_with(crate::builtin::LOCATION_PREFIX)));
+        assert!(!found.files.is_empty());
+        let refused = builtin.create_resource(
+            std::path::Path::new("package:skillforge/skills/x/SKILL.md"),
+            "notes.md",
+            false,
+        );
+        assert!(
+            matches!(refused, Err(crate::workspace::WorkspaceError::ReadOnly(_))),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
     fn never_reads_through_links_or_special_files() {
         let f = fixture();
         let outside = f._temp.path().join("outside");

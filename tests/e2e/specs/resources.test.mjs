@@ -122,6 +122,8 @@ describe("the files of a skill", { timeout: 300_000 }, () => {
       Boolean,
     );
     assert.notEqual(colours.keyword, colours.line, JSON.stringify(colours));
+    // A script has no Markdown preview: the panel says what has one instead of rendering the code as prose.
+    await waitFor(browser, "no Markdown preview of the script", () => browser.$('[data-testid="preview"]').isExisting(), (shown) => !shown);
     await screenshot(browser, "resources-python-highlighted");
   });
 

@@ -28,6 +28,7 @@ import {
 import { reactToDisk, type Conflict, type Resolution } from "./conflict";
 import type { ConfirmStore } from "./confirm.svelte";
 import { debounce } from "./debounce";
+import { languageOf } from "./languages";
 import { DocOffsets, detectLineSeparator } from "./offsets";
 import { afterPaint } from "./frames";
 
@@ -517,6 +518,11 @@ export class EditorStore {
   async #refreshPreview(): Promise<void> {
     const doc = this.active;
     if (!doc || this.sideTab !== "preview") return;
+    // Only Markdown has a rendered preview: a script or a data file shown as Markdown would mislead.
+    if (!isSkillFile(doc.path) && languageOf(doc.path) !== "markdown") {
+      this.preview = null;
+      return;
+    }
     const text = doc.state.sliceDoc();
     const answer = await settle(() => this.#backend.renderPreview(doc.path, text));
     if (this.activePath !== doc.path) return;
