@@ -332,6 +332,8 @@ export class EditorStore {
     }
     this.filesChangedHere++;
     this.document(skillPath)?.sync?.relint();
+    // The preview marks links to missing files: this one exists now.
+    if (this.activePath === skillPath) void this.#refreshPreview();
     void this.refreshWorkspaceLint();
     return true;
   }
