@@ -7,6 +7,7 @@ mod engine_answers;
 mod error;
 mod events;
 mod export;
+mod files;
 mod launch;
 mod preferences;
 mod recent;
@@ -61,6 +62,13 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::save_trigger_queries,
             commands::ui_preferences,
             commands::save_ui_preferences,
+            files::skill_files,
+            files::create_skill_file,
+            files::rename_skill_file,
+            files::delete_skill_file,
+            files::create_link_target,
+            files::rename_skill,
+            files::search_workspace,
         ])
         .events(collect_events![WorkspaceEvent])
         // The router's default minimum score, so the UI starts where the CLI does.

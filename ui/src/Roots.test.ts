@@ -110,10 +110,10 @@ describe("several folders", () => {
     const backend = setup();
     await screen.findAllByTestId("tree-root");
     await fireEvent.click(screen.getByTestId("new-skill"));
-    const folder = (await screen.findByTestId("new-skill-root")) as HTMLSelectElement;
-    expect(Array.from(folder.options, (option) => option.value)).toEqual(["/work/a", "/work/b"]);
+    const folder = (await screen.findByTestId("new-skill-location")) as HTMLInputElement;
+    expect(Array.from(folder.list?.options ?? [], (option) => option.value)).toEqual(["/work/a", "/work/b"]);
     expect(folder.value).toBe("/work/a");
-    await fireEvent.change(folder, { target: { value: "/work/b" } });
+    await fireEvent.input(folder, { target: { value: "/work/b" } });
     await fireEvent.input(screen.getByTestId("new-skill-name"), { target: { value: "delta" } });
     await fireEvent.click(screen.getByTestId("new-skill-create"));
     await waitFor(() => expect(backend.calls).toContain("createSkill /work/b delta false false"));

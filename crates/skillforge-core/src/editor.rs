@@ -37,6 +37,8 @@ pub struct EditorFix {
     pub title: String,
     pub applicability: Applicability,
     pub edits: Vec<EditorEdit>,
+    /// A file to create, relative to the skill folder, instead of (or besides) the edits.
+    pub creates: Option<String>,
 }
 
 /// A diagnostic positioned for the editor.
@@ -124,6 +126,11 @@ impl LintSession {
     /// Every SKILL.md of the workspace as last read.
     pub fn files(&self) -> &[SkillFile] {
         &self.files
+    }
+
+    /// The SKILL.md files the workspace's walk found, as paths.
+    pub fn skill_paths(&self) -> Vec<PathBuf> {
+        self.files.iter().map(|file| file.path.clone()).collect()
     }
 
     /// Lints `text` as if it were saved at `path`, with the rest of the workspace as on disk.
@@ -347,6 +354,7 @@ fn positioned(
     let fix = diagnostic.fix.as_ref().map(|fix| EditorFix {
         title: fix.title.clone(),
         applicability: fix.applicability,
+        creates: fix.creates.clone(),
         edits: fix
             .edits
             .iter()

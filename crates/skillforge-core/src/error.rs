@@ -67,6 +67,7 @@ impl Coded for crate::workspace::WorkspaceError {
             WorkspaceError::Overlaps { .. } | WorkspaceError::NotOpen(_) => ErrorCode::InvalidInput,
             WorkspaceError::ReadOnly(_) => ErrorCode::ReadOnly,
             WorkspaceError::File(error) => error.code(),
+            WorkspaceError::Resource(error) => error.code(),
             WorkspaceError::Script(_) | WorkspaceError::Scaffold(_) => ErrorCode::InvalidInput,
         }
     }
@@ -116,6 +117,21 @@ impl Coded for crate::bundle::ExportError {
             | ExportError::PackageName(_)
             | ExportError::UnknownSkills { .. }
             | ExportError::NoSkills => ErrorCode::InvalidInput,
+        }
+    }
+}
+
+impl Coded for crate::resources::ResourceError {
+    fn code(&self) -> ErrorCode {
+        use crate::resources::ResourceError;
+        match self {
+            ResourceError::File(error) => error.code(),
+            ResourceError::OutsideSkill { .. } => ErrorCode::OutsideWorkspace,
+            ResourceError::NotASkill(_)
+            | ResourceError::BadName { .. }
+            | ResourceError::SkillFile(_)
+            | ResourceError::InvalidSkillName(_)
+            | ResourceError::NameNotUpdated { .. } => ErrorCode::InvalidInput,
         }
     }
 }

@@ -31,6 +31,8 @@ pub enum WorkspaceError {
     Script(String),
     #[error(transparent)]
     Scaffold(#[from] crate::scaffold::ScaffoldError),
+    #[error(transparent)]
+    Resource(#[from] crate::resources::ResourceError),
     #[error("{}: no such folder; check the path or create it", .0.display())]
     NotFound(PathBuf),
     #[error("{}: is {what}, not a folder; open the folder that contains your skills", path.display())]

@@ -59,6 +59,13 @@ export type {
   Problem,
   Target,
   Written,
+  ResourceEntry,
+  ResourceKind,
+  SkillFiles,
+  SearchFile,
+  SearchMatch,
+  SearchQuery,
+  SearchResults,
 } from "./bindings.gen";
 
 /** How every command answers: tauri-specta's result shape, with the app's error. */
@@ -109,6 +116,13 @@ export interface Backend
     | "exportRun"
     | "uiPreferences"
     | "saveUiPreferences"
+    | "skillFiles"
+    | "createSkillFile"
+    | "renameSkillFile"
+    | "deleteSkillFile"
+    | "createLinkTarget"
+    | "renameSkill"
+    | "searchWorkspace"
   > {
   /** Calls `listener` for every workspace event; resolves to a function that stops listening. */
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Promise<() => void>;
@@ -152,6 +166,13 @@ export const tauriBackend: Backend = {
   exportRun: commands.exportRun,
   uiPreferences: commands.uiPreferences,
   saveUiPreferences: commands.saveUiPreferences,
+  skillFiles: commands.skillFiles,
+  createSkillFile: commands.createSkillFile,
+  renameSkillFile: commands.renameSkillFile,
+  deleteSkillFile: commands.deleteSkillFile,
+  createLinkTarget: commands.createLinkTarget,
+  renameSkill: commands.renameSkill,
+  searchWorkspace: commands.searchWorkspace,
   onWorkspaceEvent: (listener) => events.workspaceEvent.listen((event) => listener(event.payload)),
   // Tauri destroys the window after the handler unless it prevents that; the capability grants
   // `core:window:allow-destroy` for exactly this.

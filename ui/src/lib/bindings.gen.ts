@@ -99,6 +99,29 @@ export const commands = {
 	uiPreferences: () => typedError<StoredPreferences, AppError>(__TAURI_INVOKE("ui_preferences")),
 	/**  Remembers the window's settings for the next start. */
 	saveUiPreferences: (chosen: UiPreferences) => typedError<StoredPreferences, AppError>(__TAURI_INVOKE("save_ui_preferences", { chosen })),
+	/**  The files of the skill whose SKILL.md is `skill_path`, folders first. */
+	skillFiles: (skillPath: string) => typedError<SkillFiles, AppError>(__TAURI_INVOKE("skill_files", { skillPath })),
+	/**
+	 *  Creates an empty file, or a folder, at `relative` inside the skill; never replaces anything.
+	 *  Returns the new path.
+	 */
+	createSkillFile: (skillPath: string, relative: string, folder: boolean) => typedError<string, AppError>(__TAURI_INVOKE("create_skill_file", { skillPath, relative, folder })),
+	/**
+	 *  Renames a file or folder of the skill to `to_relative` (relative to the skill folder); never
+	 *  replaces anything and never leaves the skill folder. Returns the new path.
+	 */
+	renameSkillFile: (skillPath: string, from: string, toRelative: string) => typedError<string, AppError>(__TAURI_INVOKE("rename_skill_file", { skillPath, from, toRelative })),
+	/**  Deletes a file or folder of the skill (never its SKILL.md). */
+	deleteSkillFile: (skillPath: string, path: string) => typedError<null, AppError>(__TAURI_INVOKE("delete_skill_file", { skillPath, path })),
+	/**  Creates the missing file a link of the skill points to (a quick fix). Returns the new path. */
+	createLinkTarget: (skillPath: string, target: string) => typedError<string, AppError>(__TAURI_INVOKE("create_link_target", { skillPath, target })),
+	/**
+	 *  Renames the skill folder to `new_name` and sets the SKILL.md's `name` to match; refused when the
+	 *  SKILL.md no longer has `fingerprint` (changed since it was read). Returns the new SKILL.md path.
+	 */
+	renameSkill: (skillPath: string, newName: string, fingerprint: Fingerprint) => typedError<string, AppError>(__TAURI_INVOKE("rename_skill", { skillPath, newName, fingerprint })),
+	/**  Searches the workspace's SKILL.md files and skill folders for `query`. */
+	searchWorkspace: (query: SearchQuery) => typedError<SearchResults, AppError>(__TAURI_INVOKE("search_workspace", { query })),
 };
 
 /** Events */
@@ -372,6 +395,8 @@ export type EditorFix = {
 	title: string,
 	applicability: Applicability,
 	edits: EditorEdit[],
+	/**  A file to create, relative to the skill folder, instead of (or besides) the edits. */
+	creates: string | null,
 };
 
 /**  The kinds of failure an author can meet. */
@@ -595,6 +620,35 @@ export type RequestMessage = {
 	tool_call_id?: string | null,
 };
 
+/**  One file or folder of a skill. */
+export type ResourceEntry = {
+	/**  Absolute path. */
+	path: string,
+	/**  Relative to the skill folder, with `/`. */
+	relative: string,
+	name: string,
+	/**  0 for an entry of the skill folder itself. */
+	depth: number,
+	kind: ResourceKind,
+	/**  Bytes, for files. */
+	size: number | null,
+	/**  Why the entry cannot be opened, when it cannot ("binary file", "link to … outside the skill folder"). */
+	note: string | null,
+};
+
+/**  What a listed entry is. */
+export type ResourceKind = "folder" | 
+/**  A regular file of UTF-8 text: opens in the editor. */
+"text" | 
+/**  A regular file that is not UTF-8 text (images, archives): never opened as text. */
+"binary" | 
+/**  A regular file larger than the editor opens. */
+"too_large" | 
+/**  A symbolic link: never followed. */
+"symlink" | 
+/**  A FIFO, socket or device: never read. */
+"special";
+
 /**  One opened folder: a top-level group of the tree. */
 export type RootView = {
 	/**  The folder, absolute. */
@@ -636,6 +690,48 @@ export type SavedEvals = {
 	fingerprint: Fingerprint,
 };
 
+/**  The matches of one file. */
+export type SearchFile = {
+	/**  Absolute path, or a builtin location. */
+	path: string,
+	/**  The SKILL.md of the skill the file belongs to. */
+	skill: string,
+	matches: SearchMatch[],
+	/**  Matches of this file left out beyond [`MAX_MATCHES_PER_FILE`]. */
+	more: number,
+};
+
+/**  One match: where it is and the line it is on. */
+export type SearchMatch = {
+	/**  1-based line number. */
+	line: number,
+	/**  UTF-16 offset of the match into the whole file, as the editor counts. */
+	offset: number,
+	/**  The line (or the part of a long line around the match). */
+	preview: string,
+	/**  The match within `preview`, in UTF-16 units. */
+	preview_start: number,
+	preview_end: number,
+};
+
+/**  What to look for. */
+export type SearchQuery = {
+	text: string,
+	case_sensitive: boolean,
+};
+
+/**  Everything one search found. */
+export type SearchResults = {
+	files: SearchFile[],
+	/**  Matches returned. */
+	matches: number,
+	/**  The search stopped at [`MAX_MATCHES`] or [`MAX_FILES`]: there may be more. */
+	truncated: boolean,
+	files_searched: number,
+	/**  Binary, too large or unreadable files that were passed over. */
+	skipped: number,
+};
+
 /**  How serious a finding is. Ordered so that `max` picks the most serious. */
 export type Severity = 
 /**  Advice; the skill works everywhere. */
@@ -650,6 +746,17 @@ export type Skill = {
 	name: string,
 	description: string,
 	location: string,
+};
+
+/**  The files of one skill, folders before the files they hold, each level by name. */
+export type SkillFiles = {
+	/**  The skill folder, absolute. */
+	folder: string,
+	entries: ResourceEntry[],
+	/**  More entries than [`MAX_ENTRIES`], or folders deeper than [`MAX_DEPTH`], were left out. */
+	truncated: boolean,
+	/**  Folders that could not be listed, with why. */
+	problems: string[],
 };
 
 /**

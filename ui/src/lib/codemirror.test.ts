@@ -20,7 +20,7 @@ function nameFinding(text: string, message = "`name` must be lowercase"): Editor
     line: 2,
     column: 7,
     profiles: ["spec"],
-    fix: { title: "Rename to `big-name`", applicability: "unsafe", edits: [{ from, to: from + "Big-Name".length, insert: "big-name" }] },
+    fix: { title: "Rename to `big-name`", applicability: "unsafe", edits: [{ from, to: from + "Big-Name".length, insert: "big-name" }], creates: null },
   };
 }
 
@@ -39,6 +39,7 @@ function setup() {
     changing: () => {},
     keydown: () => {},
     linted: () => linted,
+    createFile: () => {},
   };
   view = new EditorView({ state: createEditorState("skill/SKILL.md", TEXT, false, hooks), parent: document.body });
   const current = view;

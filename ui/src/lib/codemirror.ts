@@ -1,6 +1,5 @@
 // The editor's CodeMirror configuration and the translation of engine diagnostics into CodeMirror's.
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
-import { markdown } from "@codemirror/lang-markdown";
 import { HighlightStyle, bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { tags } from "@lezer/highlight";
 import { forEachDiagnostic, lintGutter, lintKeymap, setDiagnostics, type Action, type Diagnostic } from "@codemirror/lint";
@@ -17,7 +16,7 @@ import {
   type ViewUpdate,
 } from "@codemirror/view";
 import type { EditorDiagnostic, EditorFix } from "./backend";
-import { frontmatter } from "./frontmatter";
+import { languageExtension, languageOf } from "./languages";
 import { detectLineSeparator, type Offsets } from "./offsets";
 
 /** What the editor needs from the rest of the app for one file. */
@@ -34,6 +33,8 @@ export interface EditorHooks {
   keydown(time: number): void;
   /** The findings last shown, which a quick fix in a tooltip applies from (its offsets fit only that text). */
   linted(): LintedText | null;
+  /** A quick fix that creates a missing file (relative to the skill folder of the file shown). */
+  createFile(relative: string): void;
 }
 
 /** One lint answer, kept so a quick fix applies only to the text it was computed for. */
@@ -124,9 +125,11 @@ export function createEditorState(path: string, text: string, readOnly: boolean,
     highlightSelectionMatches(),
     bracketMatching(),
     search({ top: true }),
+    // The theme carries the highlighting style (light or dark).
     editorThemeCompartment.of(editorTheme(currentTheme)),
     drawnFindings,
-    markdown({ extensions: [frontmatter] }),
+    // A SKILL.md is Markdown with frontmatter whatever it holds; other files by their name.
+    languageExtension(isSkillFile(path) ? "markdown" : languageOf(path, text)),
     // Wrapping lays out a whole line; without it CodeMirror renders only the visible part of a huge line.
     longestLine(text) <= WRAP_LIMIT ? EditorView.lineWrapping : [],
     // Only a SKILL.md is linted (the store pushes the findings); other bundled files (references, scripts) are
@@ -176,7 +179,7 @@ export function showDiagnostics(
   state: EditorState,
   list: EditorDiagnostic[],
   map: Offsets,
-  hooks: Pick<EditorHooks, "showRule" | "linted">,
+  hooks: Pick<EditorHooks, "showRule" | "linted" | "createFile">,
 ): TransactionSpec {
   const spec = setDiagnostics(state, toCodeMirror(list, map, state.doc, hooks));
   return { ...spec, effects: [...[spec.effects ?? []].flat(), drawnCount.of(list.length)] };
@@ -252,10 +255,12 @@ export function applyFix(view: EditorView, fix: EditorFix, linted: Pick<LintedTe
   return true;
 }
 
-function toCodeMirror(list: EditorDiagnostic[], map: Offsets, doc: Text, hooks: Pick<EditorHooks, "showRule" | "linted">): Diagnostic[] {
+function toCodeMirror(list: EditorDiagnostic[], map: Offsets, doc: Text, hooks: Pick<EditorHooks, "showRule" | "linted" | "createFile">): Diagnostic[] {
   return list.map((item) => {
     const { from, to } = positionsOf(item, map, doc);
     const actions: Action[] = [];
+    const creates = item.fix?.creates;
+    if (creates) actions.push({ name: item.fix?.title ?? `Create ${creates}`, apply: () => hooks.createFile(creates) });
     if (item.fix && item.fix.applicability !== "display-only") {
       const fix = item.fix;
       actions.push({
@@ -296,7 +301,7 @@ function toCodeMirror(list: EditorDiagnostic[], map: Offsets, doc: Text, hooks: 
         docs.textContent = `About ${item.rule}`;
         docs.addEventListener("click", () => hooks.showRule(item.rule));
         box.append(message, " ", code, " ", docs);
-        if (item.fix?.applicability === "display-only") {
+        if (item.fix?.applicability === "display-only" && !item.fix.creates) {
           const hint = document.createElement("div");
           hint.className = "sf-lint-hint";
           hint.textContent = `Suggested: ${item.fix.title}`;

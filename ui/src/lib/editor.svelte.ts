@@ -31,6 +31,7 @@ import {
 import { reactToDisk, type Conflict, type Resolution } from "./conflict";
 import type { ConfirmStore } from "./confirm.svelte";
 import { debounce } from "./debounce";
+import { languageOf } from "./languages";
 import { DocOffsets, detectLineSeparator } from "./offsets";
 import { afterPaint } from "./frames";
 import type { Theme } from "./theme";
@@ -115,6 +116,8 @@ export class EditorStore {
   compare: Compare | null = $state.raw(null);
   /** The last failure worth telling the author about. */
   notice: { title: string; message: string } | null = $state.raw(null);
+  /** Counts files created, renamed or deleted from the app, so views of a skill's files can reload. */
+  filesChangedHere = $state(0);
   /** Counts edits to any buffer, so views of the unsaved text can follow the typing. */
   edits = $state(0);
   /** When the key was pressed that made the last edit (performance.now() time); null when no key made it. */
@@ -145,6 +148,9 @@ export class EditorStore {
         this.#keydownAt = time;
       },
       linted: () => this.#linted,
+      createFile: (relative) => {
+        if (this.activePath) void this.createLinkTarget(this.activePath, relative);
+      },
     };
   }
 
@@ -386,10 +392,29 @@ export class EditorStore {
     return true;
   }
 
-  /** Applies a diagnostic's fix to the active buffer as one undoable transaction. */
+  /** Applies a diagnostic's fix to the active buffer as one undoable transaction (or creates the file it names). */
   fix(diagnostic: EditorDiagnostic): boolean {
+    if (diagnostic.fix?.creates && this.activePath) {
+      void this.createLinkTarget(this.activePath, diagnostic.fix.creates);
+      return true;
+    }
     if (!this.#view || !this.#linted || !diagnostic.fix) return false;
     return applyFix(this.#view, diagnostic.fix, this.#linted);
+  }
+
+  /** Creates the missing file a link of the skill at `skillPath` names; the engine refuses a path outside the skill or one that exists. */
+  async createLinkTarget(skillPath: string, relative: string): Promise<boolean> {
+    const created = await settle(() => this.#backend.createLinkTarget(skillPath, relative));
+    if (created.status === "error") {
+      this.#fail(`Cannot create ${relative}`, created.error);
+      return false;
+    }
+    this.filesChangedHere++;
+    this.document(skillPath)?.sync?.relint();
+    // The preview marks links to missing files: this one exists now.
+    if (this.activePath === skillPath) void this.#refreshPreview();
+    void this.refreshWorkspaceLint();
+    return true;
   }
 
   /** Shows a side panel; the preview and the verdicts catch up with the buffer when they come into view. */
@@ -574,6 +599,11 @@ export class EditorStore {
   async #refreshPreview(): Promise<void> {
     const doc = this.active;
     if (!doc || this.sideTab !== "preview") return;
+    // Only Markdown has a rendered preview: a script or a data file shown as Markdown would mislead.
+    if (!isSkillFile(doc.path) && languageOf(doc.path) !== "markdown") {
+      this.preview = null;
+      return;
+    }
     const text = doc.state.sliceDoc();
     const answer = await settle(() => this.#backend.renderPreview(doc.path, text));
     if (this.activePath !== doc.path) return;

@@ -21,6 +21,7 @@ export const SHORTCUTS: Readonly<Record<string, readonly string[]>> = {
   "previous-tab": ["Ctrl+PageUp"],
   "next-problem": ["F8"],
   "previous-problem": ["Shift+F8"],
+  search: ["Mod+Shift+F"],
   "command-palette": ["Mod+Shift+P"],
   "shortcut-sheet": ["F1", "Mod+/"],
 };

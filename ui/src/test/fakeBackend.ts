@@ -283,6 +283,37 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
       calls.push(`exportRun ${choice.target} ${choice.out} force=${choice.force}`);
       return engineExport({ call: "run", choice, destination: options.exportDestination ?? null }, files);
     },
+    // The skill's files and search are the engine's (resources.rs, search.rs, tested there); the UI tests only
+    // see that they are asked for.
+    skillFiles: async (skillPath) => {
+      calls.push(`skillFiles ${skillPath}`);
+      const folder = skillPath.slice(0, skillPath.lastIndexOf("/"));
+      return ok({ folder, entries: [], truncated: false, problems: [] });
+    },
+    createSkillFile: async (skillPath, relative, folder) => {
+      calls.push(`createSkillFile ${skillPath} ${relative} ${folder}`);
+      return missing("createSkillFile");
+    },
+    renameSkillFile: async (skillPath, from, toRelative) => {
+      calls.push(`renameSkillFile ${skillPath} ${from} ${toRelative}`);
+      return missing("renameSkillFile");
+    },
+    deleteSkillFile: async (skillPath, path) => {
+      calls.push(`deleteSkillFile ${skillPath} ${path}`);
+      return missing("deleteSkillFile");
+    },
+    createLinkTarget: async (skillPath, target) => {
+      calls.push(`createLinkTarget ${skillPath} ${target}`);
+      return missing("createLinkTarget");
+    },
+    renameSkill: async (skillPath, newName) => {
+      calls.push(`renameSkill ${skillPath} ${newName}`);
+      return missing("renameSkill");
+    },
+    searchWorkspace: async (query) => {
+      calls.push(`searchWorkspace ${query.text}`);
+      return missing("searchWorkspace");
+    },
     onWorkspaceEvent: async (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -237,6 +237,80 @@ impl Roots {
     }
 }
 
+impl Roots {
+    /// Opens a folder under a root (or a root itself) without following any link below the root.
+    pub fn open_folder(&self, path: &Path) -> Result<OwnedFd, FileError> {
+        let located = self.locate(path)?;
+        open_directory_beneath(located.root, &located.components, path)
+    }
+
+    /// What `path` is, as `lstat` sees it (a link is a link), with its size; its folder is reached
+    /// without following links.
+    pub fn kind_of(&self, path: &Path) -> Result<(rustix::fs::FileType, u64), FileError> {
+        let located = self.locate(path)?;
+        let (parent, name) = located.open_parent(path, FileError::NotAFile)?;
+        rustix::fs::statat(
+            &parent,
+            name.as_os_str(),
+            rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+        )
+        .map(|stat| {
+            (
+                rustix::fs::FileType::from_raw_mode(stat.st_mode),
+                u64::try_from(stat.st_size).unwrap_or(0),
+            )
+        })
+        .map_err(|errno| missing_or_io(path, errno))
+    }
+
+    /// Moves `from` to `to` (both under the same root); never replaces anything at `to`, and never
+    /// follows a link on the way to either.
+    pub fn rename(&self, from: &Path, to: &Path) -> Result<(), FileError> {
+        let source = self.locate(from)?;
+        let target = self.locate(to)?;
+        if source.root != target.root {
+            return Err(FileError::OutsideRoots(to.to_path_buf()));
+        }
+        let (from_parent, from_name) = source.open_parent(from, FileError::NotAFile)?;
+        let (to_parent, to_name) = target.open_parent(to, FileError::AlreadyExists)?;
+        match rustix::fs::renameat_with(
+            &from_parent,
+            from_name.as_os_str(),
+            &to_parent,
+            to_name.as_os_str(),
+            rustix::fs::RenameFlags::NOREPLACE,
+        ) {
+            Ok(()) => Ok(()),
+            Err(rustix::io::Errno::EXIST | rustix::io::Errno::NOTEMPTY) => {
+                Err(FileError::AlreadyExists(to.to_path_buf()))
+            }
+            Err(rustix::io::Errno::NOENT) => Err(FileError::NotFound(from.to_path_buf())),
+            Err(errno) => Err(io_error(from, errno)),
+        }
+    }
+
+    /// Deletes the file, link or folder (with everything in it) at `path`. A link is removed, never
+    /// followed; nothing outside `path` is touched.
+    pub fn remove(&self, path: &Path) -> Result<(), FileError> {
+        let located = self.locate(path)?;
+        let (parent, name) = located.open_parent(path, FileError::NotAFile)?;
+        remove_at(&parent, name.as_os_str()).map_err(|errno| missing_or_io(path, errno))
+    }
+}
+
+/// Removes `name` in `parent`: a folder after its contents, anything else with `unlink`.
+fn remove_at(parent: &OwnedFd, name: &std::ffi::OsStr) -> Result<(), rustix::io::Errno> {
+    let kind = open::kind_at(parent, name)?;
+    if kind != rustix::fs::FileType::Directory {
+        return rustix::fs::unlinkat(parent, name, rustix::fs::AtFlags::empty());
+    }
+    let folder = open::directory_at(parent, name)?;
+    for entry in super::walk::list(&folder)? {
+        remove_at(&folder, entry.os_name())?;
+    }
+    rustix::fs::unlinkat(parent, name, rustix::fs::AtFlags::REMOVEDIR)
+}
+
 /// The nearest folder at or above `folder` (canonical) that holds a `.git`: the repository a linted
 /// path belongs to, whose files reads and configuration may come from.
 ///

@@ -362,6 +362,7 @@ mod tests {
                     replacement: replacement.into(),
                 }],
                 applicability: Applicability::Safe,
+                creates: None,
             }),
         }
     }

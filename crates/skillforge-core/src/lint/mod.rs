@@ -76,6 +76,10 @@ pub struct Fix {
     pub title: String,
     pub edits: Vec<TextEdit>,
     pub applicability: Applicability,
+    /// A file to create, relative to the skill folder (a missing link target): the app creates it through
+    /// the guarded writer, refusing a path outside the skill or one that exists. Never done by `--fix`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creates: Option<String>,
 }
 
 /// One finding in one file.
@@ -131,6 +135,18 @@ impl Finding {
             title: title.into(),
             edits,
             applicability,
+            creates: None,
+        });
+        self
+    }
+
+    /// Offers to create the file `relative` (to the skill folder): shown, never applied by `--fix`.
+    pub fn with_created_file(mut self, title: impl Into<String>, relative: String) -> Self {
+        self.fix = Some(Fix {
+            title: title.into(),
+            edits: Vec::new(),
+            applicability: Applicability::DisplayOnly,
+            creates: Some(relative),
         });
         self
     }

@@ -36,6 +36,7 @@ pub static CODES: &[(&str, &Rule)] = &[
     ("SF304", &description::description_usage_cue_missing::RULE),
     ("SF305", &description::description_xml_tags::RULE),
     ("SF306", &description::description_block_scalar::RULE),
+    ("SF307", &description::description_placeholder::RULE),
     ("SF401", &fields::compatibility_too_long::RULE),
     ("SF402", &fields::unknown_field::RULE),
     ("SF403", &fields::metadata_not_string_map::RULE),

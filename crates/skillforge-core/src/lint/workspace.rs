@@ -303,6 +303,7 @@ fn apply_suppressions(
                         replacement: String::new(),
                     }],
                     applicability: Applicability::Safe,
+                    creates: None,
                 })
             } else {
                 None

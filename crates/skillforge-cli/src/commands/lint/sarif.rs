@@ -367,7 +367,9 @@ pub fn report(reports: &[FileReport], files: &[SkillFile]) -> anyhow::Result<Str
                 },
                 "properties": { "profiles": diagnostic.profiles },
             });
-            if let Some(fix) = &diagnostic.fix {
+            // A fix that only creates a file (a missing link target) changes no text: SARIF has no replacement
+            // to carry, and the description alone is in the message's place already.
+            if let Some(fix) = diagnostic.fix.as_ref().filter(|fix| !fix.edits.is_empty()) {
                 result["fixes"] = json!([{
                     "description": { "text": fix.title },
                     "artifactChanges": [{

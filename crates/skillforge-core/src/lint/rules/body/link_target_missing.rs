@@ -19,8 +19,10 @@ crate::declare_rule! {
     /// the link names one file called `references\guide.md`, which is not there, whatever Windows shows.
     ///
     /// ## Fix
-    /// Create the file, or correct the path (paths are relative to the skill folder). For a `\`
-    /// separator, writing `/` instead is offered (safe: every system reads `/`).
+    /// Create the file, or correct the path (paths are relative to the skill folder). The app offers to
+    /// create the missing file (empty, or with a heading for Markdown), never outside the skill folder
+    /// and never over an existing file; `--fix` does not create files. For a `\` separator, writing `/`
+    /// instead is offered (safe: every system reads `/`).
     RULE {
         name: "link-target-missing",
         group: "body",
@@ -82,10 +84,18 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
             continue;
         }
         if known.get(inside.as_path()) == Some(&false) {
-            findings.push(Finding::new(
+            let finding = Finding::new(
                 link.range,
                 format!("`{}` does not exist in the skill folder", link.target),
-            ));
+            );
+            // A link to a folder (`references/`) names no file to create.
+            let finding = if link.target.ends_with('/') {
+                finding
+            } else {
+                let relative = inside.to_string_lossy().into_owned();
+                finding.with_created_file(format!("Create `{relative}`"), relative)
+            };
+            findings.push(finding);
         }
     }
 }
