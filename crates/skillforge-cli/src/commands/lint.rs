@@ -16,7 +16,7 @@ use skillforge_core::lint::fix::{fix_until_stable, write_fixed};
 use skillforge_core::lint::search::Search;
 use skillforge_core::lint::verdict::Outcome;
 use skillforge_core::lint::workspace::{
-    collect_with, lint_files, tenxgraph_loaded, FileReport, LintOptions,
+    collect_with, lint_file, lint_files, tenxgraph_loaded, FileReport, LintOptions,
 };
 use skillforge_core::lint::{Diagnostic, ProfileId, Severity, Summary};
 
@@ -203,19 +203,25 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
                 }
                 _ => None,
             };
-            // Linted and written a batch at a time: the reports of a large tree are never all held.
+            // Linted and written a batch at a time, each batch written while the next ones are linted:
+            // the reports of a large tree are never all held.
             let mut summary = Summary::default();
             let mut refused = false;
-            for batch in files.chunks(REPORT_BATCH) {
-                let reports = lint_files(batch, &options);
-                summary.add(&Summary::of(&reports));
-                refused |= refuses(&reports);
-                match &mut json {
-                    Some(json) => json.files(&mut out, &reports)?,
-                    None if format == Format::Github => github(&mut out, &reports)?,
-                    None => text(&mut out, &reports, batch)?,
-                }
-            }
+            skillforge_core::parallel::each_part(
+                &files,
+                REPORT_BATCH,
+                |file| lint_file(file, &options, &RealFiles),
+                |batch, reports| -> anyhow::Result<()> {
+                    summary.add(&Summary::of(&reports));
+                    refused |= refuses(&reports);
+                    match &mut json {
+                        Some(json) => json.files(&mut out, &reports)?,
+                        None if format == Format::Github => github(&mut out, &reports)?,
+                        None => text(&mut out, &reports, batch)?,
+                    }
+                    Ok(())
+                },
+            )?;
             let unverified = unverified_note(&options.profiles);
             match json {
                 Some(json) => json.finish(&mut out, &options.profiles, &summary)?,
@@ -433,7 +439,7 @@ fn excerpt<'a>(
 const JSON_VERSION: u32 = 1;
 
 /// How many files are linted and reported at a time.
-const REPORT_BATCH: usize = 512;
+const REPORT_BATCH: usize = 64;
 
 /// Whether a checked client refuses a skill of these reports, or the whole catalog because of one, even
 /// where no rule explains it: exit 1.
