@@ -476,10 +476,13 @@ impl JsonReport {
 
     fn files(&mut self, out: &mut impl Write, reports: &[FileReport]) -> anyhow::Result<()> {
         for report in reports {
-            // Through a `Value`, as before: its keys come out sorted.
-            let text = serde_json::to_string_pretty(&serde_json::to_value(report)?)?;
             let separator = if self.files == 0 { "" } else { "," };
-            write!(out, "{separator}\n    {}", indented(&text, 4))?;
+            write!(out, "{separator}\n    ")?;
+            // Through a `Value`, as before: its keys come out sorted.
+            serde::Serialize::serialize(
+                &serde_json::to_value(report)?,
+                &mut serde_json::Serializer::with_formatter(&mut *out, Indented::by(4)),
+            )?;
             self.files += 1;
         }
         Ok(())
@@ -509,6 +512,97 @@ impl JsonReport {
             indented(&summary, 2),
             indented(&unverified, 2)
         )?;
+        Ok(())
+    }
+}
+
+/// `serde_json`'s pretty formatter (two-space indents) with every line after the first moved right by
+/// a number of spaces: what [`indented`] makes of its output, written straight to the report.
+struct Indented {
+    by: usize,
+    level: usize,
+    has_value: bool,
+}
+
+impl Indented {
+    fn by(by: usize) -> Self {
+        Indented {
+            by,
+            level: 0,
+            has_value: false,
+        }
+    }
+
+    fn line<W: ?Sized + Write>(&self, out: &mut W, lead: &[u8]) -> std::io::Result<()> {
+        const SPACES: &[u8; 64] =
+            b"                                                                ";
+        out.write_all(lead)?;
+        let mut left = self.by + 2 * self.level;
+        while left > 0 {
+            let now = left.min(SPACES.len());
+            out.write_all(&SPACES[..now])?;
+            left -= now;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for Indented {
+    fn begin_array<W: ?Sized + Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        out.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(out, b"\n")?;
+        }
+        out.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(out, if first { b"\n" } else { b",\n" })
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        out.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(out, b"\n")?;
+        }
+        out.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(out, if first { b"\n" } else { b",\n" })
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        out.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
         Ok(())
     }
 }
