@@ -189,3 +189,50 @@ pub fn prefer_small_pages() {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::each_part;
+
+    #[test]
+    fn each_part_hands_out_every_result_in_order() {
+        let items: Vec<usize> = (0..1000).collect();
+        let mut seen = Vec::new();
+        let mut parts = Vec::new();
+        let done: Result<(), ()> = each_part(
+            &items,
+            7,
+            |item| item * 2,
+            |part, results| {
+                assert_eq!(part.len(), results.len());
+                parts.push(part.len());
+                seen.extend(results);
+                Ok(())
+            },
+        );
+        assert_eq!(done, Ok(()));
+        assert_eq!(seen, items.iter().map(|item| item * 2).collect::<Vec<_>>());
+        assert_eq!(parts.len(), 1000usize.div_ceil(7));
+    }
+
+    #[test]
+    fn each_part_stops_at_the_first_error() {
+        let items: Vec<usize> = (0..1000).collect();
+        let mut consumed = 0;
+        let done = each_part(
+            &items,
+            10,
+            |item| *item,
+            |part, _| {
+                consumed += 1;
+                if part[0] == 30 {
+                    Err(part[0])
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert_eq!(done, Err(30));
+        assert_eq!(consumed, 4);
+    }
+}

@@ -241,6 +241,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         }
     };
     out.flush().context("writing the report")?;
+    // The process ends with this command: the files read (a large tree's every SKILL.md and its parses)
+    // are left to the exit instead of being freed one by one.
+    std::mem::forget(files);
     Ok(if !collected.skipped.is_empty() || not_written > 0 {
         Exit::Failure
     } else {
