@@ -269,16 +269,19 @@ pub fn is_printable(c: char) -> bool {
 /// How many whole-text parses [`parse_whole`] keeps per thread.
 const KEPT_PARSES: usize = 4;
 
+/// A whole text's parse, as [`parse_whole`] hands it out.
+pub type SharedParse = std::rc::Rc<Result<Option<Node>, YamlError>>;
+
 std::thread_local! {
     /// The last whole-text parses on this thread, newest last.
-    static KEPT: std::cell::RefCell<Vec<(Box<str>, std::rc::Rc<Result<Option<Node>, YamlError>>)>> =
+    static KEPT: std::cell::RefCell<Vec<(Box<str>, SharedParse)>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// [`parse`] of the whole of `text`, shared: the client models each read a file's frontmatter with this
 /// parser, most of them the very same text, so the last few results on this thread are handed out again
 /// instead of parsing that text anew (a parse is a function of the text alone).
-pub fn parse_whole(text: &str) -> std::rc::Rc<Result<Option<Node>, YamlError>> {
+pub fn parse_whole(text: &str) -> SharedParse {
     let kept = KEPT.with_borrow(|kept| {
         kept.iter()
             .rev()

@@ -169,8 +169,8 @@ fn deserialize(frontmatter: &str) -> Result<Fields, Drop> {
     let Some(root) = root else {
         return Ok(Fields::default());
     };
-    let anchors = Anchors::of(&root);
-    let root = anchors.resolve(&root)?;
+    let anchors = Anchors::of(root);
+    let root = anchors.resolve(root)?;
     let Some(entries) = root.entries() else {
         return Err(Drop::InvalidYaml(format!(
             "invalid type: {}, expected struct SkillFrontmatter",
