@@ -3,7 +3,8 @@
 # (bench/generate_registry.py: 4,500 skills, over 20,000 files, about 30 MB of SKILL.md), each figure
 # measured in this run, best of the same number of runs on each side:
 #   - `skillforge lint TREE` with every profile (json and text) against the read floor: `find TREE -name
-#     SKILL.md` with every SKILL.md read (`xargs cat`); goal <= 2.0;
+#     SKILL.md` with every SKILL.md read (`xargs cat`); goal <= 2.0 (the three take turns, run by run, so
+#     a busy machine slows each of them alike);
 #   - the peak resident memory of those lint runs (from the kernel's accounting of the process); goal
 #     <= 150 MB;
 #   - skills-ref 0.1.1's validate() over the same skills against the lint run; goal >= 15x.
@@ -27,19 +28,28 @@ from pathlib import Path
 
 binary, tree, runs = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3])
 
-def measure(command, shell=False):
-    """Best wall time and the largest peak RSS (KB) of `runs` runs of one process (its children's too)."""
-    best, peak = float("inf"), 0
+def run_once(command, shell=False):
+    """Wall time and peak RSS (KB) of one run of one process (its children's too)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, shell=shell, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        sys.exit(f"{command} exited with {code}")
+    return elapsed, usage.ru_maxrss
+
+def measure_together(commands):
+    """Best wall time and largest peak RSS (KB) of `runs` runs of each command, the commands taking
+    turns run by run, so that a change in the machine's load between runs touches every figure alike
+    instead of the one measured at that time."""
+    best = [float("inf")] * len(commands)
+    peak = [0] * len(commands)
     for _ in range(runs):
-        start = time.perf_counter()
-        process = subprocess.Popen(command, shell=shell, stdout=subprocess.DEVNULL)
-        _, status, usage = os.wait4(process.pid, 0)
-        elapsed = time.perf_counter() - start
-        code = os.waitstatus_to_exitcode(status)
-        if code not in (0, 1):
-            sys.exit(f"{command} exited with {code}")
-        best, peak = min(best, elapsed), max(peak, usage.ru_maxrss)
-    return best, peak
+        for index, (command, shell) in enumerate(commands):
+            elapsed, rss = run_once(command, shell)
+            best[index], peak[index] = min(best[index], elapsed), max(peak[index], rss)
+    return list(zip(best, peak))
 
 skill_files = sorted(tree.rglob("SKILL.md"))
 files = sum(1 for path in tree.rglob("*") if path.is_file())
@@ -48,10 +58,12 @@ print(f"tree_skills {len(skill_files)}")
 print(f"tree_files {files}")
 print(f"tree_skill_md_megabytes {size / 1e6:.1f}")
 
-floor, _ = measure(f"find '{tree}' -name SKILL.md -print0 | xargs -0 cat > /dev/null", shell=True)
 # Measured while this process is small: a child's peak memory counts the parent's at the fork.
-lint_json, rss_json = measure([binary, "lint", str(tree), "--no-config", "--format", "json"])
-lint_text, rss_text = measure([binary, "lint", str(tree), "--no-config", "--format", "text"])
+(floor, _), (lint_json, rss_json), (lint_text, rss_text) = measure_together([
+    (f"find '{tree}' -name SKILL.md -print0 | xargs -0 cat > /dev/null", True),
+    ([binary, "lint", str(tree), "--no-config", "--format", "json"], False),
+    ([binary, "lint", str(tree), "--no-config", "--format", "text"], False),
+])
 print(f"runs {runs}")
 print(f"read_floor_seconds {floor:.3f}")
 print(f"lint_json_seconds {lint_json:.3f}")

@@ -27,6 +27,7 @@ struct Cli {
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    skillforge_core::parallel::prefer_small_pages();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {

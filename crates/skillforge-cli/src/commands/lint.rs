@@ -16,7 +16,7 @@ use skillforge_core::lint::fix::{fix_until_stable, write_fixed};
 use skillforge_core::lint::search::Search;
 use skillforge_core::lint::verdict::Outcome;
 use skillforge_core::lint::workspace::{
-    collect_with, lint_files, tenxgraph_loaded, FileReport, LintOptions,
+    collect_with, lint_file, lint_files, tenxgraph_loaded, FileReport, LintOptions,
 };
 use skillforge_core::lint::{Diagnostic, ProfileId, Severity, Summary};
 
@@ -203,19 +203,25 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
                 }
                 _ => None,
             };
-            // Linted and written a batch at a time: the reports of a large tree are never all held.
+            // Linted and written a batch at a time, each batch written while the next ones are linted:
+            // the reports of a large tree are never all held.
             let mut summary = Summary::default();
             let mut refused = false;
-            for batch in files.chunks(REPORT_BATCH) {
-                let reports = lint_files(batch, &options);
-                summary.add(&Summary::of(&reports));
-                refused |= refuses(&reports);
-                match &mut json {
-                    Some(json) => json.files(&mut out, &reports)?,
-                    None if format == Format::Github => github(&mut out, &reports)?,
-                    None => text(&mut out, &reports, batch)?,
-                }
-            }
+            skillforge_core::parallel::each_part(
+                &files,
+                REPORT_BATCH,
+                |file| lint_file(file, &options, &RealFiles),
+                |batch, reports| -> anyhow::Result<()> {
+                    summary.add(&Summary::of(&reports));
+                    refused |= refuses(&reports);
+                    match &mut json {
+                        Some(json) => json.files(&mut out, &reports)?,
+                        None if format == Format::Github => github(&mut out, &reports)?,
+                        None => text(&mut out, &reports, batch)?,
+                    }
+                    Ok(())
+                },
+            )?;
             let unverified = unverified_note(&options.profiles);
             match json {
                 Some(json) => json.finish(&mut out, &options.profiles, &summary)?,
@@ -235,6 +241,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         }
     };
     out.flush().context("writing the report")?;
+    // The process ends with this command: the files read (a large tree's every SKILL.md and its parses)
+    // are left to the exit instead of being freed one by one.
+    std::mem::forget(files);
     Ok(if !collected.skipped.is_empty() || not_written > 0 {
         Exit::Failure
     } else {
@@ -433,7 +442,7 @@ fn excerpt<'a>(
 const JSON_VERSION: u32 = 1;
 
 /// How many files are linted and reported at a time.
-const REPORT_BATCH: usize = 512;
+const REPORT_BATCH: usize = 64;
 
 /// Whether a checked client refuses a skill of these reports, or the whole catalog because of one, even
 /// where no rule explains it: exit 1.
@@ -470,10 +479,13 @@ impl JsonReport {
 
     fn files(&mut self, out: &mut impl Write, reports: &[FileReport]) -> anyhow::Result<()> {
         for report in reports {
-            // Through a `Value`, as before: its keys come out sorted.
-            let text = serde_json::to_string_pretty(&serde_json::to_value(report)?)?;
             let separator = if self.files == 0 { "" } else { "," };
-            write!(out, "{separator}\n    {}", indented(&text, 4))?;
+            write!(out, "{separator}\n    ")?;
+            // Through a `Value`, as before: its keys come out sorted.
+            serde::Serialize::serialize(
+                &serde_json::to_value(report)?,
+                &mut serde_json::Serializer::with_formatter(&mut *out, Indented::by(4)),
+            )?;
             self.files += 1;
         }
         Ok(())
@@ -503,6 +515,97 @@ impl JsonReport {
             indented(&summary, 2),
             indented(&unverified, 2)
         )?;
+        Ok(())
+    }
+}
+
+/// `serde_json`'s pretty formatter (two-space indents) with every line after the first moved right by
+/// a number of spaces: what [`indented`] makes of its output, written straight to the report.
+struct Indented {
+    by: usize,
+    level: usize,
+    has_value: bool,
+}
+
+impl Indented {
+    fn by(by: usize) -> Self {
+        Indented {
+            by,
+            level: 0,
+            has_value: false,
+        }
+    }
+
+    fn line<W: ?Sized + Write>(&self, out: &mut W, lead: &[u8]) -> std::io::Result<()> {
+        const SPACES: &[u8; 64] =
+            b"                                                                ";
+        out.write_all(lead)?;
+        let mut left = self.by + 2 * self.level;
+        while left > 0 {
+            let now = left.min(SPACES.len());
+            out.write_all(&SPACES[..now])?;
+            left -= now;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for Indented {
+    fn begin_array<W: ?Sized + Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        out.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(out, b"\n")?;
+        }
+        out.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(out, if first { b"\n" } else { b",\n" })
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        out.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(out, b"\n")?;
+        }
+        out.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(out, if first { b"\n" } else { b",\n" })
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        out.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
         Ok(())
     }
 }

@@ -266,6 +266,41 @@ pub fn is_printable(c: char) -> bool {
         | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
 }
 
+/// How many whole-text parses [`parse_whole`] keeps per thread.
+const KEPT_PARSES: usize = 4;
+
+/// A whole text's parse, as [`parse_whole`] hands it out.
+pub type SharedParse = std::rc::Rc<Result<Option<Node>, YamlError>>;
+
+std::thread_local! {
+    /// The last whole-text parses on this thread, newest last.
+    static KEPT: std::cell::RefCell<Vec<(Box<str>, SharedParse)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`parse`] of the whole of `text`, shared: the client models each read a file's frontmatter with this
+/// parser, most of them the very same text, so the last few results on this thread are handed out again
+/// instead of parsing that text anew (a parse is a function of the text alone).
+pub fn parse_whole(text: &str) -> SharedParse {
+    let kept = KEPT.with_borrow(|kept| {
+        kept.iter()
+            .rev()
+            .find(|(seen, _)| **seen == *text)
+            .map(|(_, parsed)| std::rc::Rc::clone(parsed))
+    });
+    if let Some(parsed) = kept {
+        return parsed;
+    }
+    let parsed = std::rc::Rc::new(parse(text, TextRange::new(0, text.len())));
+    KEPT.with_borrow_mut(|kept| {
+        if kept.len() == KEPT_PARSES {
+            kept.remove(0);
+        }
+        kept.push((text.into(), std::rc::Rc::clone(&parsed)));
+    });
+    parsed
+}
+
 /// Parses the YAML text at `yaml` inside `source`. `Ok(None)` is an empty (or comment-only) document.
 pub fn parse(source: &str, yaml: TextRange) -> Result<Option<Node>, YamlError> {
     let text = yaml.slice(source);

@@ -354,6 +354,9 @@ pub struct SkillContext<'a> {
     /// What OpenCode keeps of the file, judged once for its verdict and rules.
     opencode: std::cell::OnceCell<Result<(String, Option<String>), crate::clients::opencode::Drop>>,
     copilot: std::cell::OnceCell<crate::clients::copilot::FileVerdict>,
+    gemini: std::cell::OnceCell<
+        Result<crate::clients::gemini::frontmatter::Parsed, crate::clients::gemini::Drop>,
+    >,
 }
 
 /// 10xGraph's frontmatter (split as 10xGraph splits it) and its loader's result.
@@ -397,6 +400,7 @@ impl<'a> SkillContext<'a> {
             tenxgraph: std::cell::OnceCell::new(),
             opencode: std::cell::OnceCell::new(),
             copilot: std::cell::OnceCell::new(),
+            gemini: std::cell::OnceCell::new(),
         }
     }
 
@@ -441,6 +445,15 @@ impl<'a> SkillContext<'a> {
                 self.file.placement.nested_in.is_some(),
             )
         })
+    }
+
+    /// How Gemini CLI reads this file's frontmatter ([`crate::clients::gemini::frontmatter::parse_text`]),
+    /// read once for its rules and its verdict.
+    pub fn gemini(
+        &self,
+    ) -> &Result<crate::clients::gemini::frontmatter::Parsed, crate::clients::gemini::Drop> {
+        self.gemini
+            .get_or_init(|| crate::clients::gemini::frontmatter::parse_text(self.source))
     }
 
     /// Relative link and image targets in the body.

@@ -223,11 +223,11 @@ fn copilot_outcome(context: &SkillContext<'_>) -> Outcome {
     }
 }
 
-/// Gemini CLI's verdict, from its model ([`gemini::file_verdict`]): the file as if its skill folder
+/// Gemini CLI's verdict, from its model ([`gemini::file_verdict_of`]): the file as if its skill folder
 /// sat in one of Gemini's skill roots. Invalid UTF-8 is read as U+FFFD, as the client does. Gemini
 /// says nothing about a skill it drops; the reason is Skillforge's.
 fn gemini_outcome(context: &SkillContext<'_>) -> Outcome {
-    match gemini::file_verdict(context.source, &context.file.path) {
+    match gemini::file_verdict_of(context.gemini(), &context.file.path) {
         gemini::FileVerdict::Loads { name, description } => Outcome::Loads { name, description },
         gemini::FileVerdict::Dropped(drop) => Outcome::Skipped {
             reason: drop.to_string(),

@@ -1164,15 +1164,30 @@ pub fn place(files: &mut [SkillFile]) {
     let dirs: Vec<PathBuf> = files.iter().map(|file| file.dir().to_path_buf()).collect();
     let skill_dirs: std::collections::HashSet<&Path> = dirs.iter().map(PathBuf::as_path).collect();
     let displays: Vec<String> = files.iter().map(|file| file.display_path.clone()).collect();
-    // A lowercase `skill.md` is invisible to every client that compares names (nagents, 10xGraph, Codex
-    // look for `SKILL.md` only), so it neither has nor causes a duplicate.
-    let names: Vec<Option<String>> = crate::parallel::map(files, |file| {
-        if file.is_lowercase_skill_file() {
-            None
-        } else {
-            declared_name(file)
-        }
-    });
+    // Each file's names read in one pass over the cores.
+    let read: Vec<(Option<String>, Option<String>, Option<String>)> =
+        crate::parallel::map(files, |file| {
+            // A lowercase `skill.md` is invisible to every client that compares names (nagents,
+            // 10xGraph, Codex look for `SKILL.md` only), so it neither has nor causes a duplicate.
+            let declared = if file.is_lowercase_skill_file() {
+                None
+            } else {
+                declared_name(file)
+            };
+            (
+                declared,
+                crate::lint::verdict::tenxgraph_name(file),
+                crate::lint::verdict::nagents_name(file),
+            )
+        });
+    let mut names = Vec::with_capacity(read.len());
+    let mut tenxgraph_names = Vec::with_capacity(read.len());
+    let mut nagents_names = Vec::with_capacity(read.len());
+    for (declared, tenxgraph, nagents) in read {
+        names.push(declared);
+        tenxgraph_names.push(tenxgraph);
+        nagents_names.push(nagents);
+    }
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (index, name) in names.iter().enumerate() {
         if let Some(name) = name {
@@ -1180,8 +1195,6 @@ pub fn place(files: &mut [SkillFile]) {
         }
     }
     // 10xGraph keeps the first skill it loads under each name, read by its own loader.
-    let tenxgraph_names: Vec<Option<String>> =
-        crate::parallel::map(files, crate::lint::verdict::tenxgraph_name);
     let mut first_tenxgraph: BTreeMap<&str, usize> = BTreeMap::new();
     for (index, name) in tenxgraph_names.iter().enumerate() {
         if let Some(name) = name {
@@ -1189,8 +1202,6 @@ pub fn place(files: &mut [SkillFile]) {
         }
     }
     // nagents compares the names of the skills it loads, read by its own parser.
-    let nagents_names: Vec<Option<String>> =
-        crate::parallel::map(files, crate::lint::verdict::nagents_name);
     let mut by_nagents_name: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (index, name) in nagents_names.iter().enumerate() {
         if let Some(name) = name {

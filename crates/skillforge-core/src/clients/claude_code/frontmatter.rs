@@ -16,7 +16,6 @@
 //!   frontmatter counts as empty and the skill still loads (`colon-end`, `colon-tab` → `Body.`).
 
 use crate::frontmatter::yaml::{self, Node, Style, Value};
-use crate::text::TextRange;
 use std::rc::Rc;
 
 /// A frontmatter value as the client's JavaScript sees it after `Bun.YAML.parse`. Arrays and objects
@@ -252,12 +251,12 @@ fn replace_leading_tabs(text: &str) -> String {
 /// `Bun.YAML.parse`, modelled: `None` is a thrown error; an empty document is `null`.
 fn parse_yaml(text: &str) -> Option<Js> {
     let text = &tab_separators(text);
-    let node = yaml::parse(text, TextRange::new(0, text.len())).ok()?;
-    let Some(node) = node else {
+    let parsed = yaml::parse_whole(text);
+    let Some(node) = parsed.as_ref().as_ref().ok()? else {
         return Some(Js::Null);
     };
     let mut anchors = Vec::new();
-    convert(&node, &mut anchors)
+    convert(node, &mut anchors)
 }
 
 /// The YAML tree as JavaScript values; `None` for an alias of an unknown anchor (an error in Bun).

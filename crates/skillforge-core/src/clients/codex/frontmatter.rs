@@ -156,8 +156,11 @@ fn deserialize(frontmatter: &str) -> Result<Fields, Drop> {
         None
     };
     let frontmatter = frontmatter.as_str();
-    let root = yaml::parse(frontmatter, TextRange::new(0, frontmatter.len()))
-        .map_err(|error| Drop::InvalidYaml(error.message))?;
+    let parsed = yaml::parse_whole(frontmatter);
+    let root = match parsed.as_ref() {
+        Ok(root) => root.as_ref(),
+        Err(error) => return Err(Drop::InvalidYaml(error.message.clone())),
+    };
     let restore = |text: Option<String>| match (text, stand_in) {
         (Some(text), Some(free)) => Some(text.replace(free, "\u{feff}")),
         (text, _) => text,
@@ -166,8 +169,8 @@ fn deserialize(frontmatter: &str) -> Result<Fields, Drop> {
     let Some(root) = root else {
         return Ok(Fields::default());
     };
-    let anchors = Anchors::of(&root);
-    let root = anchors.resolve(&root)?;
+    let anchors = Anchors::of(root);
+    let root = anchors.resolve(root)?;
     let Some(entries) = root.entries() else {
         return Err(Drop::InvalidYaml(format!(
             "invalid type: {}, expected struct SkillFrontmatter",

@@ -17,7 +17,6 @@
 
 use crate::clients::claude_code::frontmatter::{js_number, js_space, js_trim};
 use crate::frontmatter::yaml::{self, Node, Style, Value};
-use crate::text::TextRange;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -274,12 +273,14 @@ pub fn load(text: &str) -> Result<Option<JsValue>, String> {
     } else {
         None
     };
-    let node = yaml::parse(&text, TextRange::new(0, text.len())).map_err(|error| error.message)?;
-    let Some(node) = node else {
-        return Ok(None);
+    let parsed = yaml::parse_whole(&text);
+    let node = match parsed.as_ref() {
+        Ok(Some(node)) => node,
+        Ok(None) => return Ok(None),
+        Err(error) => return Err(error.message.clone()),
     };
     let mut anchors = Vec::new();
-    let value = construct(&text, &node, &mut anchors)?;
+    let value = construct(&text, node, &mut anchors)?;
     Ok(Some(match stand_in {
         Some(free) => restore(value, free),
         None => value,

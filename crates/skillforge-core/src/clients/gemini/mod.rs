@@ -198,15 +198,20 @@ pub fn placement(path: &Path) -> Result<(), &'static str> {
 /// it) at `path`: the same rules as [`discover`], one file at a time (a later skill of the same
 /// name, which would take its place in the list, is not considered).
 pub fn file_verdict(text: &str, path: &Path) -> FileVerdict {
+    file_verdict_of(&frontmatter::parse_text(text), path)
+}
+
+/// [`file_verdict`] from the file's frontmatter as the client read it ([`frontmatter::parse_text`]).
+pub fn file_verdict_of(read: &Result<frontmatter::Parsed, Drop>, path: &Path) -> FileVerdict {
     if let Err(reason) = placement(path) {
         return FileVerdict::Ignored(reason);
     }
-    match frontmatter::parse_text(text) {
+    match read {
         Ok(parsed) => FileVerdict::Loads {
             name: shown(&parsed.name).into_owned(),
             description: shown(&parsed.description).into_owned(),
         },
-        Err(drop) => FileVerdict::Dropped(drop),
+        Err(drop) => FileVerdict::Dropped(drop.clone()),
     }
 }
 

@@ -236,19 +236,20 @@ pub fn safe_load(text: &str) -> Matter {
             u32::from(c)
         )));
     }
-    let node = match yaml::parse(text, TextRange::new(0, text.len())) {
+    let parsed = yaml::parse_whole(text);
+    let node = match parsed.as_ref() {
         Ok(node) => node,
         Err(error) => {
             // Where js-yaml is laxer than the engine's parser, the text is given to the parser in the
             // form js-yaml reads it; the values are unchanged.
             let lenient = js_yaml_lenient(text);
             if lenient == text {
-                return Err(Failure::Yaml(error.message));
+                return Err(Failure::Yaml(error.message.clone()));
             }
             return match yaml::parse(&lenient, TextRange::new(0, lenient.len())) {
                 Ok(None) => Ok(None),
                 Ok(Some(node)) => convert(&lenient, &node, &mut Vec::new()).map(Some),
-                Err(_) => Err(Failure::Yaml(error.message)),
+                Err(_) => Err(Failure::Yaml(error.message.clone())),
             };
         }
     };
@@ -256,7 +257,7 @@ pub fn safe_load(text: &str) -> Matter {
         return Ok(None);
     };
     let mut anchors = Vec::new();
-    convert(text, &node, &mut anchors).map(Some)
+    convert(text, node, &mut anchors).map(Some)
 }
 
 /// What js-yaml 3 reads on a top-level line that the engine's parser refuses, rewritten the way js-yaml

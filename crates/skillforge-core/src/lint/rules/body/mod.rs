@@ -5,7 +5,7 @@ pub mod body_too_many_tokens;
 pub mod link_escapes_skill;
 pub mod link_target_missing;
 
-use std::path::{Component, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use pulldown_cmark::{Event, Options, Parser, Tag};
 
@@ -82,6 +82,10 @@ fn has_scheme(target: &str) -> bool {
 
 /// Decodes `%20`-style escapes, keeping malformed ones as written.
 pub fn percent_decode(text: &str) -> String {
+    // Most targets hold no escape at all.
+    if !text.contains('%') {
+        return text.to_string();
+    }
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut index = 0;
@@ -117,7 +121,12 @@ pub fn resolve_inside(target: &str) -> Result<PathBuf, &'static str> {
     }
     let mut inside = PathBuf::new();
     let mut depth = 0usize;
-    for component in PathBuf::from(decoded.replace('\\', "/")).components() {
+    let slashed = if decoded.contains('\\') {
+        decoded.replace('\\', "/")
+    } else {
+        decoded
+    };
+    for component in Path::new(&slashed).components() {
         match component {
             Component::ParentDir => {
                 if depth == 0 {

@@ -35,8 +35,7 @@ fn check(context: &SkillContext<'_>, findings: &mut Vec<Finding>) {
     // Gemini CLI reads `name` from the YAML, else from any `name:` line: its own model says when it finds
     // none (an empty value is listed, so it is not flagged for Gemini).
     if context.selects(&[crate::lint::ProfileId::Gemini])
-        && crate::clients::gemini::frontmatter::parse_text(context.source)
-            == Err(crate::clients::gemini::Drop::MissingName)
+        && *context.gemini() == Err(crate::clients::gemini::Drop::MissingName)
     {
         findings.push(
             Finding::new(
