@@ -32,7 +32,7 @@ deb="$dist/$(basename "$deb")"
 dpkg-deb --info "$deb"
 contents=$(dpkg-deb --contents "$deb")
 echo "$contents"
-grep -q "/usr/bin/skillforge-app$" <<<"$contents" || { echo "the .deb holds no usr/bin/skillforge-app" >&2; exit 1; }
+grep -Eq "(^|[ /])usr/bin/skillforge-app$" <<<"$contents" || { echo "the .deb holds no usr/bin/skillforge-app" >&2; exit 1; }
 unpacked=$(mktemp -d)
 trap 'rm -rf "$unpacked"' EXIT
 dpkg-deb -x "$deb" "$unpacked"
