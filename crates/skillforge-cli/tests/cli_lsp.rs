@@ -12,7 +12,10 @@ fn read_message(output: &mut impl BufRead) -> serde_json::Value {
     let mut length = 0;
     loop {
         let mut line = String::new();
-        assert!(output.read_line(&mut line).unwrap() > 0, "the server closed its output");
+        assert!(
+            output.read_line(&mut line).unwrap() > 0,
+            "the server closed its output"
+        );
         let line = line.trim_end();
         if line.is_empty() {
             break;
@@ -54,7 +57,9 @@ fn a_garbled_message_is_reported_and_the_session_goes_on() {
     input.extend(frame(&format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"processId":null,"capabilities":{{}},"rootUri":"{uri}"}}}}"#
     )));
-    input.extend(frame(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#));
+    input.extend(frame(
+        r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+    ));
     input.extend(frame(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#));
     input.extend(frame(r#"{"jsonrpc":"2.0","method":"exit"}"#));
     let (messages, code) = session(&input);
@@ -72,7 +77,9 @@ fn a_garbled_message_is_reported_and_the_session_goes_on() {
     assert!(messages
         .iter()
         .any(|m| m["id"] == 1 && m["result"]["serverInfo"]["name"] == "skillforge"));
-    assert!(messages.iter().any(|m| m["id"] == 2 && m["result"].is_null()));
+    assert!(messages
+        .iter()
+        .any(|m| m["id"] == 2 && m["result"].is_null()));
     assert_eq!(code, Some(0));
 }
 
