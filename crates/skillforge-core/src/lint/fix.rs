@@ -154,11 +154,14 @@ pub(crate) fn withhold_harmful(
     files: &dyn FileProbe,
     report: &mut FileReport,
 ) {
-    if report
-        .diagnostics
-        .iter()
-        .all(|diagnostic| diagnostic.fix.is_none())
-    {
+    // A fix without edits (one that creates a missing file) leaves the text as it is: nothing to check.
+    let edits_text = |diagnostic: &Diagnostic| {
+        diagnostic
+            .fix
+            .as_ref()
+            .is_some_and(|fix| !fix.edits.is_empty())
+    };
+    if !report.diagnostics.iter().any(edits_text) {
         return;
     }
     // Taken out while the fixed texts are linted, so no lock is held meanwhile; put back after.
@@ -180,6 +183,9 @@ pub(crate) fn withhold_harmful(
     let before = Before::of(&file.source, &report.diagnostics);
     for diagnostic in &mut report.diagnostics {
         let Some(fix) = &diagnostic.fix else { continue };
+        if fix.edits.is_empty() {
+            continue;
+        }
         let harmless = match known.get(&fix.edits) {
             Some(harmless) => *harmless,
             None => {
