@@ -150,6 +150,16 @@ fn open(client: &Client, path: &Path, text: &str) -> String {
     uri
 }
 
+/// The labels of a completion answer, in order.
+fn labels(items: &Value) -> Vec<&str> {
+    items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["label"].as_str().unwrap())
+        .collect()
+}
+
 fn codes(diagnostics: &Value) -> Vec<String> {
     let mut codes: Vec<String> = diagnostics["diagnostics"]
         .as_array()
@@ -315,12 +325,7 @@ fn hover_completion_and_links() {
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": {"line": 3, "character": 1}}),
     );
-    let labels: Vec<&str> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|item| item["label"].as_str().unwrap())
-        .collect();
+    let labels = labels(&items);
     assert!(
         labels.contains(&"license") && labels.contains(&"allowed-tools"),
         "{labels:?}"
@@ -340,12 +345,7 @@ fn hover_completion_and_links() {
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": {"line": 3, "character": 8}}),
     );
-    let labels: Vec<&str> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|item| item["label"].as_str().unwrap())
-        .collect();
+    let labels = labels(&items);
     assert_eq!(labels, ["low", "medium", "high", "xhigh", "max"]);
 
     // Relative link targets inside the skill.
@@ -359,12 +359,7 @@ fn hover_completion_and_links() {
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": {"line": last, "character": 10}}),
     );
-    let labels: Vec<&str> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|item| item["label"].as_str().unwrap())
-        .collect();
+    let labels = labels(&items);
     assert_eq!(labels, ["references/guide.md"]);
     client.shutdown();
 }
