@@ -325,14 +325,14 @@ fn hover_completion_and_links() {
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": {"line": 3, "character": 1}}),
     );
-    let labels = labels(&items);
+    let shown = labels(&items);
     assert!(
-        labels.contains(&"license") && labels.contains(&"allowed-tools"),
-        "{labels:?}"
+        shown.contains(&"license") && shown.contains(&"allowed-tools"),
+        "{shown:?}"
     );
     assert!(
-        !labels.contains(&"name"),
-        "a key already written is not offered: {labels:?}"
+        !shown.contains(&"name"),
+        "a key already written is not offered: {shown:?}"
     );
 
     // The values the schema lists for a key.
@@ -345,8 +345,8 @@ fn hover_completion_and_links() {
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": {"line": 3, "character": 8}}),
     );
-    let labels = labels(&items);
-    assert_eq!(labels, ["low", "medium", "high", "xhigh", "max"]);
+    let shown = labels(&items);
+    assert_eq!(shown, ["low", "medium", "high", "xhigh", "max"]);
 
     // Relative link targets inside the skill.
     let with_link = format!("{SKILL}[more](ref");
@@ -359,8 +359,8 @@ fn hover_completion_and_links() {
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": {"line": last, "character": 10}}),
     );
-    let labels = labels(&items);
-    assert_eq!(labels, ["references/guide.md"]);
+    let shown = labels(&items);
+    assert_eq!(shown, ["references/guide.md"]);
     client.shutdown();
 }
 
