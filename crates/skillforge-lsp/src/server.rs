@@ -58,8 +58,9 @@ pub struct Server {
     requested_profiles: Vec<ProfileId>,
     session: Option<Arc<LintSession>>,
     pub documents: HashMap<Url, Document>,
-    /// The files not open whose findings were published, so those that vanish are cleared.
-    published: std::collections::HashSet<Url>,
+    /// What was last published for each file not open: a file is published again only when its findings
+    /// change (a save in a large workspace would otherwise resend every file's), and cleared when they go.
+    published: HashMap<Url, Vec<lsp_types::Diagnostic>>,
     /// Notifications to send once the current message is handled.
     outbox: Vec<Message>,
 }
@@ -390,14 +391,19 @@ impl Server {
     }
 
     /// Every SKILL.md of the workspace that is not open, linted as on disk: the cross-skill findings
-    /// (duplicate names, nesting) reach files the author has not opened. Files published before that are
-    /// gone have their findings cleared.
+    /// (duplicate names, nesting) reach files the author has not opened. Only what changed since the last
+    /// time is sent: new findings, changed ones, and an empty list for a file whose findings went (or
+    /// which is gone).
     pub fn publish_workspace(&mut self) {
         let profiles = self.profiles();
         let session = self.session();
         let lint = session.lint_workspace(&HashMap::new(), &profiles);
-        let mut published = std::collections::HashSet::new();
+        let mut published = HashMap::new();
         for file in lint.files {
+            // A clean file needs no positions, so it is not read again.
+            if file.diagnostics.is_empty() {
+                continue;
+            }
             let path = PathBuf::from(&file.path);
             let Some(uri) = self.client_uri(&path) else {
                 continue;
@@ -408,23 +414,23 @@ impl Server {
             let Ok(text) = self.read_inside(&path) else {
                 continue;
             };
-            let index = LineIndex::new(&text);
             let buffer = BufferLint {
                 diagnostics: file.diagnostics,
                 verdicts: file.verdicts,
             };
-            let diagnostics = features::diagnostics(&buffer, &index);
-            published.insert(uri.clone());
-            self.publish(uri, diagnostics, None);
+            let diagnostics = features::diagnostics(&buffer, &LineIndex::new(&text));
+            published.insert(uri, diagnostics);
         }
-        let vanished: Vec<Url> = self
-            .published
-            .difference(&published)
-            .filter(|uri| !self.documents.contains_key(*uri))
-            .cloned()
-            .collect();
-        for uri in vanished {
-            self.publish(uri, Vec::new(), None);
+        let mut before = std::mem::take(&mut self.published);
+        for (uri, diagnostics) in &published {
+            if before.remove(uri).as_ref() != Some(diagnostics) {
+                self.publish(uri.clone(), diagnostics.clone(), None);
+            }
+        }
+        for uri in before.into_keys() {
+            if !self.documents.contains_key(&uri) {
+                self.publish(uri, Vec::new(), None);
+            }
         }
         self.published = published;
     }

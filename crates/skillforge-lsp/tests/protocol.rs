@@ -722,6 +722,20 @@ fn findings_of_vanished_files_are_cleared_and_a_linked_root_keeps_its_spelling()
     let other = alias.join("other/SKILL.md");
     let uri = open(&client, &other, &std::fs::read_to_string(&other).unwrap());
     assert!(codes(&client.diagnostics_for(&uri, 1)).contains(&"SF601".to_string()));
+    // A save that changes nothing resends nothing about files not open.
+    client.notifications.clear();
+    client.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    client.request("skillforge/catalogPreview", json!({"dialect": "nagents"}));
+    let resent: Vec<&Value> = client
+        .notifications
+        .iter()
+        .filter(|n| n.method == "textDocument/publishDiagnostics" && n.params["uri"] == copy)
+        .map(|n| &n.params)
+        .collect();
+    assert!(resent.is_empty(), "{resent:#?}");
     // The copy is deleted: its findings go.
     std::fs::remove_dir_all(root.join("copy")).unwrap();
     client.notify(
