@@ -11,6 +11,7 @@ pub mod catalog;
 pub mod clients;
 pub mod editor;
 pub mod error;
+pub mod eval;
 pub mod frontmatter;
 pub mod fs;
 pub mod lint;

@@ -24,6 +24,7 @@ pub mod listing;
 pub mod nagents;
 pub mod opencode;
 pub mod skills_ref;
+pub mod stream;
 pub mod tenxgraph;
 
 /// The folders between a client's skills folder in `path` (the last place its components `roots`

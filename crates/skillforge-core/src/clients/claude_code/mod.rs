@@ -19,6 +19,7 @@ pub mod discovery;
 pub mod fields;
 pub mod frontmatter;
 pub mod listing;
+pub mod run;
 pub mod skill;
 
 use std::path::Path;

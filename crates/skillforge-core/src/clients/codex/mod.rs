@@ -11,6 +11,7 @@
 
 pub mod discovery;
 pub mod frontmatter;
+pub mod run;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
