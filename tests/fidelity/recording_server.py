@@ -47,7 +47,11 @@ class RecordingServer:
                     self.send_header(name, value)
                 self.end_headers()
                 if self.command != "HEAD":
-                    self.wfile.write(payload)
+                    try:
+                        self.wfile.write(payload)
+                    except (BrokenPipeError, ConnectionResetError):
+                        # The client was stopped while this answer was held back (a scripted hang).
+                        self.close_connection = True
 
             do_GET = do_POST = do_HEAD = _serve
 

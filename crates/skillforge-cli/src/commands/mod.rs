@@ -1,6 +1,7 @@
 //! One module per subcommand; each parses its own arguments and returns an exit code.
 
 mod catalog;
+mod eval;
 mod export;
 mod lint;
 mod listing;
@@ -19,6 +20,9 @@ use crate::exit::Exit;
 pub enum Command {
     /// List the skills found under the given folders, as the nagents directory source does.
     Catalog(catalog::Args),
+    /// Run the real Claude Code or Codex on eval queries: does the model pick the skill? (isolated runs,
+    /// k of K per query, precision and recall, with request and cost caps).
+    Eval(eval::Args),
     /// Package skills: a Python package and wheel, `.skill` archives, or client skill folders.
     Export(export::Args),
     /// Check skills against the specification and each client's rules; optionally fix them.
@@ -45,6 +49,7 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<Exit> {
     match command {
         Command::Catalog(args) => catalog::run(args),
+        Command::Eval(args) => eval::run(args),
         Command::Export(args) => export::run(args),
         Command::Lint(args) => lint::run(args),
         Command::Schema(args) => schema::run(args),
