@@ -9,8 +9,12 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use clap::ValueEnum;
-use skillforge_core::eval::cases::{parse_cases, render_cases, split_cases, Expect, Half, Layout, Split};
-use skillforge_core::eval::{self, EvalReport, Plan, Progress, RealClient, RunOutcome, RunResult, Settings, Stop};
+use skillforge_core::eval::cases::{
+    parse_cases, render_cases, split_cases, Expect, Half, Layout, Split,
+};
+use skillforge_core::eval::{
+    self, EvalReport, Plan, Progress, RealClient, RunOutcome, RunResult, Settings, Stop,
+};
 use skillforge_core::fs::read::{input_text, Limit};
 
 use crate::exit::Exit;
@@ -105,14 +109,19 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let path = args.queries.display().to_string();
     let text = input_text(&args.queries, Limit::INPUT)?;
-    let mut cases = parse_cases(&text, &args.skill).with_context(|| format!("{path}: cannot read the queries"))?;
-    let mut halves = args.split.map(|split| split_cases(&cases, split, args.seed));
+    let mut cases = parse_cases(&text, &args.skill)
+        .with_context(|| format!("{path}: cannot read the queries"))?;
+    let mut halves = args
+        .split
+        .map(|split| split_cases(&cases, split, args.seed));
     if let (Some(only), Some(all)) = (args.only, halves.as_ref()) {
         let keep = match only {
             HalfArg::Train => Half::Train,
             HalfArg::Test => Half::Test,
         };
-        let kept: Vec<usize> = (0..cases.len()).filter(|&index| all[index] == keep).collect();
+        let kept: Vec<usize> = (0..cases.len())
+            .filter(|&index| all[index] == keep)
+            .collect();
         cases = kept.iter().map(|&index| cases[index].clone()).collect();
         halves = Some(vec![keep; cases.len()]);
     }
@@ -135,7 +144,10 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             bail!("--price must be a number of US dollars, 0 or more");
         }
     }
-    if args.max_cost_usd.is_some_and(|cap| !cap.is_finite() || cap < 0.0) {
+    if args
+        .max_cost_usd
+        .is_some_and(|cap| !cap.is_finite() || cap < 0.0)
+    {
         bail!("--max-cost-usd must be a number of US dollars, 0 or more");
     }
     let settings = Settings {
@@ -158,7 +170,10 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     write_plan(&mut err, &prepared.plan)?;
     if !args.yes {
         if !std::io::stdin().is_terminal() {
-            writeln!(err, "not started: pass --yes to make these runs without being asked")?;
+            writeln!(
+                err,
+                "not started: pass --yes to make these runs without being asked"
+            )?;
             return Ok(Exit::Failure);
         }
         write!(err, "Run them? [y/N] ")?;
@@ -194,7 +209,12 @@ fn write_new(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
         .write(true)
         .create_new(true)
         .open(path)
-        .with_context(|| format!("{}: cannot create it (an existing file is never replaced)", path.display()))?;
+        .with_context(|| {
+            format!(
+                "{}: cannot create it (an existing file is never replaced)",
+                path.display()
+            )
+        })?;
     file.write_all(text.as_bytes())
         .with_context(|| format!("{}: cannot write it", path.display()))
 }
@@ -293,7 +313,10 @@ fn write_text(out: &mut impl Write, report: &EvalReport) -> std::io::Result<()> 
         out,
         "{} {} · skill {} · {} queries × {} runs",
         report.plan.client.label(),
-        report.client_version.as_deref().unwrap_or("(version unknown)"),
+        report
+            .client_version
+            .as_deref()
+            .unwrap_or("(version unknown)"),
         skill,
         report.queries.len(),
         k
@@ -378,8 +401,14 @@ fn write_text(out: &mut impl Write, report: &EvalReport) -> std::io::Result<()> 
         dollars(report.cost_usd)
     )?;
     match report.stopped {
-        Some(Stop::RequestCap) => writeln!(out, "stopped: the next run could have gone past --max-requests")?,
-        Some(Stop::CostCap) => writeln!(out, "stopped: the next run could have gone past --max-cost-usd")?,
+        Some(Stop::RequestCap) => writeln!(
+            out,
+            "stopped: the next run could have gone past --max-requests"
+        )?,
+        Some(Stop::CostCap) => writeln!(
+            out,
+            "stopped: the next run could have gone past --max-cost-usd"
+        )?,
         Some(Stop::Cancelled) => writeln!(out, "stopped: cancelled")?,
         None => {}
     }

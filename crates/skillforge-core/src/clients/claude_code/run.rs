@@ -225,6 +225,8 @@ fn finished(event: &Value) -> StreamEvent {
             })
             .filter(|text| !text.trim().is_empty());
         match said {
+            // A failed request ends with the subtype `success` and the error as its result.
+            Some(text) if subtype == "success" || subtype.is_empty() => text.trim().to_string(),
             Some(text) => format!("{subtype}: {}", text.trim()),
             None => subtype.to_string(),
         }
@@ -232,5 +234,133 @@ fn finished(event: &Value) -> StreamEvent {
     StreamEvent::Finished {
         error,
         cost_usd: event.get("total_cost_usd").and_then(Value::as_f64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The events of a stream the real client printed (tests/fidelity/capture_claude_eval_streams.py).
+    fn events_of(case: &str) -> Vec<StreamEvent> {
+        let path = format!(
+            "{}/tests/fixtures/eval/claude-code/{case}.jsonl",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
+        let mut reader = Reader::default();
+        text.lines()
+            .flat_map(|line| reader.read_line(line))
+            .collect()
+    }
+
+    fn requests(events: &[StreamEvent]) -> usize {
+        events
+            .iter()
+            .filter(|event| matches!(event, StreamEvent::Request(_)))
+            .count()
+    }
+
+    #[test]
+    fn a_skill_tool_call_names_the_skill() {
+        let events = events_of("skill-tool");
+        assert_eq!(
+            events.first(),
+            Some(&StreamEvent::Version("2.1.332".into()))
+        );
+        assert!(events.contains(&StreamEvent::SkillUsed {
+            folder: "pdf".into(),
+            how: Detection::SkillTool
+        }));
+        assert_eq!(requests(&events), 1);
+        // `--max-turns 1` ends the run right after the skill: the bound, not a failure.
+        assert!(matches!(
+            events.last(),
+            Some(StreamEvent::Finished {
+                error: None,
+                cost_usd: Some(_)
+            })
+        ));
+    }
+
+    #[test]
+    fn a_read_of_the_skill_file_is_a_use_of_the_skill() {
+        let events = events_of("read-skill-file");
+        assert!(events.contains(&StreamEvent::SkillUsed {
+            folder: "pdf".into(),
+            how: Detection::ReadSkillFile
+        }));
+    }
+
+    #[test]
+    fn a_plain_answer_uses_no_skill() {
+        let events = events_of("text");
+        assert!(!events
+            .iter()
+            .any(|event| matches!(event, StreamEvent::SkillUsed { .. })));
+        assert_eq!(requests(&events), 1);
+        assert!(matches!(
+            events.last(),
+            Some(StreamEvent::Finished { error: None, .. })
+        ));
+    }
+
+    #[test]
+    fn a_failed_request_is_an_error_with_the_client_s_message() {
+        let events = events_of("api-error");
+        assert!(matches!(
+            events.last(),
+            Some(StreamEvent::Finished { error: Some(message), .. }) if message == "API Error: 400 scripted failure"
+        ));
+    }
+
+    #[test]
+    fn blocks_of_one_message_are_one_request() {
+        let mut reader = Reader::default();
+        let block = |kind: &str| {
+            format!(
+                r#"{{"type":"assistant","message":{{"id":"m1","content":[{{"type":"{kind}","text":"x"}}],"usage":{{"input_tokens":5,"cache_read_input_tokens":7,"output_tokens":2}}}}}}"#
+            )
+        };
+        let first = reader.read_line(&block("thinking"));
+        let second = reader.read_line(&block("text"));
+        assert_eq!(
+            first,
+            vec![StreamEvent::Request(Usage {
+                input_tokens: 12,
+                output_tokens: 2
+            })]
+        );
+        assert!(second.is_empty());
+        assert!(reader.read_line("not json").is_empty());
+    }
+
+    #[test]
+    fn only_the_credentials_and_endpoint_reach_the_client() {
+        let caller: Vec<(OsString, OsString)> = [
+            ("ANTHROPIC_API_KEY", "k"),
+            ("ANTHROPIC_BASE_URL", "http://127.0.0.1:1"),
+            ("HOME", "/home/someone"),
+            ("SECRET_TOKEN", "s"),
+            ("CLAUDE_CONFIG_DIR", "/home/someone/.claude"),
+            ("PATH", "/opt/bin"),
+        ]
+        .map(|(name, value)| (OsString::from(name), OsString::from(value)))
+        .to_vec();
+        let environment = environment(&caller, Path::new("/sandbox/home"));
+        let names: Vec<&str> = environment
+            .iter()
+            .filter_map(|(name, _)| name.to_str())
+            .collect();
+        assert!(names.contains(&"ANTHROPIC_API_KEY") && names.contains(&"ANTHROPIC_BASE_URL"));
+        assert!(!names.contains(&"SECRET_TOKEN") && !names.contains(&"CLAUDE_CONFIG_DIR"));
+        assert!(environment.contains(&("HOME".into(), "/sandbox/home".into())));
+        assert_eq!(
+            environment
+                .iter()
+                .filter(|(name, _)| name == "HOME")
+                .count(),
+            1
+        );
     }
 }
