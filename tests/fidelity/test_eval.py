@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -38,66 +36,10 @@ sys.path.insert(0, str(HERE))
 
 import real_clients  # noqa: E402
 from fidelity_common import Results  # noqa: E402
-from real_clients import FakeAnthropic, tool_use  # noqa: E402
+from scripted_anthropic import ERROR, HANG, READ, SKILL, TEXT, ScriptedAnthropic  # noqa: E402
 
 SUITE = "eval fidelity"
 MIN_CASES = 40
-
-# Actions a scripted endpoint takes for a query.
-SKILL, READ, TEXT, ERROR, HANG = "skill", "read", "text", "error", "hang"
-
-
-class ScriptedAnthropic(FakeAnthropic):
-    """A Messages endpoint that answers each agent turn by the query it carries: `script` maps a query to the
-    actions of its successive runs (the n-th request for that query takes the n-th action, the last one
-    repeating). An action is (SKILL, name), (READ, skill folder), (TEXT,), (ERROR, status) or (HANG,)."""
-
-    def __init__(self, script: dict[str, list[tuple]]) -> None:
-        super().__init__()
-        self.script = script
-        self.seen: dict[str, int] = {}
-        self.agent_turns: list[dict] = []
-        self.release = threading.Event()
-
-    def query_of(self, body: dict) -> str | None:
-        text = json.dumps(body.get("messages", []))
-        found = [query for query in self.script if json.dumps(query)[1:-1] in text]
-        return max(found, key=len) if found else None
-
-    def answer(self, method, path, body):
-        if method != "POST" or not path.endswith("/v1/messages") or not isinstance(body, dict) or not isinstance(
-            body.get("tools"), list
-        ):
-            return super().answer(method, path, body)
-        query = self.query_of(body)
-        with self.lock:
-            self.agent_turns.append(body)
-            count = self.seen.get(query, 0)
-            self.seen[query] = count + 1
-        actions = self.script.get(query) or [(TEXT,)]
-        action = actions[min(count, len(actions) - 1)]
-        model = body.get("model", "claude-fidelity")
-        if action[0] == HANG:
-            self.release.wait(600)
-            return 500, "application/json", b"{}"
-        if action[0] == ERROR:
-            error = {"type": "error", "error": {"type": "invalid_request_error", "message": "scripted failure"}}
-            return action[1], "application/json", json.dumps(error).encode()
-        if action[0] == SKILL:
-            blocks = [tool_use("Skill", {"skill": action[1]}, f"toolu_{count}")]
-        elif action[0] == READ:
-            project = re.search(r"(/[^\"\s]*?skillforge-eval-[^/\"\s]+/project)", json.dumps(body))
-            where = project.group(1) if project else "/nonexistent"
-            blocks = [tool_use("Read", {"file_path": f"{where}/.claude/skills/{action[1]}/SKILL.md"}, f"toolu_{count}")]
-        else:
-            blocks = [{"type": "text", "text": "Here is an answer without any skill."}]
-        stream = real_clients._stream("ok", model, blocks)
-        return 200, "text/event-stream", stream
-
-    def __exit__(self, *exc) -> None:
-        self.release.set()
-        super().__exit__(*exc)
-
 
 def write_skill(root: Path, folder: str, name: str, description: str, body: str = "Body.\n") -> None:
     (root / folder).mkdir(parents=True, exist_ok=True)
