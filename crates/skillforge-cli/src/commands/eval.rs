@@ -55,9 +55,10 @@ pub struct Args {
     /// The skill under test, by the name it declares.
     #[arg(long)]
     skill: String,
-    /// The queries: agentskills.io `evals/evals.json`, a skill-creator list, or a workspace trigger table.
+    /// The queries: agentskills.io `evals/evals.json`, a skill-creator list, or a workspace trigger table
+    /// (default: the skill's own `evals/evals.json`).
     #[arg(long)]
-    queries: PathBuf,
+    queries: Option<PathBuf>,
     /// The real client to run.
     #[arg(long, value_enum)]
     client: ClientArg,
@@ -107,8 +108,23 @@ pub struct Args {
 /// Exit 0 when every query passed in at least half of its runs, 1 when some did not, 2 when the eval
 /// could not finish (a run failed or timed out, a cap or a cancel stopped it, bad usage).
 pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let path = args.queries.display().to_string();
-    let text = input_text(&args.queries, Limit::INPUT)?;
+    let queries = match &args.queries {
+        Some(queries) => queries.clone(),
+        None => {
+            let skill_file = eval::skill_file(&args.roots, &args.skill)?;
+            let beside = skillforge_core::agent::evals::evals_path(&skill_file);
+            if !beside.exists() {
+                bail!(
+                    "{}: no eval queries beside the skill; write them there (the app's Trigger tests panel saves \
+                     them) or give --queries FILE",
+                    beside.display()
+                );
+            }
+            beside
+        }
+    };
+    let path = queries.display().to_string();
+    let text = input_text(&queries, Limit::INPUT)?;
     let mut cases = parse_cases(&text, &args.skill)
         .with_context(|| format!("{path}: cannot read the queries"))?;
     let mut halves = args

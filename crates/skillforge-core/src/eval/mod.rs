@@ -367,65 +367,69 @@ fn find_binary(
         })
 }
 
-/// The skill named `skill` first, then every other skill of the workspace, each read once; skills
-/// that cannot be installed beside it are left out with the reason.
-fn installed_skills(
-    roots: &[PathBuf],
-    skill: &str,
-) -> Result<(Vec<InstalledSkill>, Vec<String>), EvalError> {
+/// The SKILL.md of the skill named `skill` under `roots` (its eval file sits beside it, in `evals/`).
+pub fn skill_file(roots: &[PathBuf], skill: &str) -> Result<PathBuf, EvalError> {
+    let collected = workspace_skills(roots)?;
+    let named = named_files(&collected);
+    find_target(roots, skill, &named).map(|file| file.path.clone())
+}
+
+type SkillFile = crate::lint::context::SkillFile;
+
+fn workspace_skills(roots: &[PathBuf]) -> Result<crate::lint::workspace::Collected, EvalError> {
     let checked = roots
         .iter()
         .map(|root| crate::workspace::check_root(root))
         .collect::<Result<Vec<_>, _>>()?;
-    let collected =
-        crate::lint::workspace::collect_all(&checked, &crate::lint::config::Config::default())
-            .map_err(|error| EvalError::Collect(error.to_string()))?;
-    let mut left_out: Vec<String> = collected
-        .skipped
-        .iter()
-        .map(|skipped| format!("{}: {}", skipped.path, skipped.reason))
-        .collect();
-    let named: Vec<(String, &crate::lint::context::SkillFile)> = collected
+    crate::lint::workspace::collect_all(&checked, &crate::lint::config::Config::default())
+        .map_err(|error| EvalError::Collect(error.to_string()))
+}
+
+/// Each SKILL.md with the name it declares (else its folder's).
+fn named_files(collected: &crate::lint::workspace::Collected) -> Vec<(String, &SkillFile)> {
+    collected
         .files
         .iter()
         .map(|file| {
-            let name = crate::lint::workspace::declared_name(file)
-                .unwrap_or_else(|| file.dir_name.clone());
+            let name = crate::lint::workspace::declared_name(file).unwrap_or_else(|| file.dir_name.clone());
             (name, file)
         })
-        .collect();
-    let targets: Vec<&crate::lint::context::SkillFile> = named
-        .iter()
-        .filter(|(name, _)| name == skill)
-        .map(|(_, file)| *file)
-        .collect();
-    let target = match targets.as_slice() {
-        [one] => *one,
+        .collect()
+}
+
+fn find_target<'a>(roots: &[PathBuf], skill: &str, named: &[(String, &'a SkillFile)]) -> Result<&'a SkillFile, EvalError> {
+    let targets: Vec<&SkillFile> = named.iter().filter(|(name, _)| name == skill).map(|(_, file)| *file).collect();
+    match targets.as_slice() {
+        [one] => Ok(*one),
         [] => {
             let mut known: Vec<String> = named.iter().map(|(name, _)| name.clone()).collect();
             known.sort();
             known.dedup();
             known.truncate(20);
-            return Err(EvalError::NoSuchSkill {
+            Err(EvalError::NoSuchSkill {
                 name: skill.to_string(),
-                roots: roots
-                    .iter()
-                    .map(|root| root.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                roots: roots.iter().map(|root| root.display().to_string()).collect::<Vec<_>>().join(", "),
                 known,
-            });
-        }
-        several => {
-            return Err(EvalError::NameTwice {
-                name: skill.to_string(),
-                paths: several
-                    .iter()
-                    .map(|file| file.display_path.clone())
-                    .collect(),
             })
         }
-    };
+        several => Err(EvalError::NameTwice {
+            name: skill.to_string(),
+            paths: several.iter().map(|file| file.display_path.clone()).collect(),
+        }),
+    }
+}
+
+/// The skill named `skill` first, then every other skill of the workspace, each read once; skills
+/// that cannot be installed beside it are left out with the reason.
+fn installed_skills(roots: &[PathBuf], skill: &str) -> Result<(Vec<InstalledSkill>, Vec<String>), EvalError> {
+    let collected = workspace_skills(roots)?;
+    let mut left_out: Vec<String> = collected
+        .skipped
+        .iter()
+        .map(|skipped| format!("{}: {}", skipped.path, skipped.reason))
+        .collect();
+    let named = named_files(&collected);
+    let target = find_target(roots, skill, &named)?;
     let read = |file: &crate::lint::context::SkillFile| {
         read_skill_folder(
             file.dir(),
