@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -212,6 +213,14 @@ class FakeResponses(RecordingServer):
         self.released = threading.Event()
         self.log: list[dict] = []
         self.count = 0
+        report = self.server.handle_error
+
+        def handle_error(request, client_address) -> None:
+            # A client that gave up on a held request (Hang) has closed its socket: not worth a traceback.
+            if not isinstance(sys.exc_info()[1], ConnectionError):
+                report(request, client_address)
+
+        self.server.handle_error = handle_error
 
     @property
     def base_url(self) -> str:
