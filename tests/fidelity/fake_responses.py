@@ -18,11 +18,13 @@ A reply is one of
 - `Hang()`: no answer at all; the request stays open until the server is closed.
 
 After a tool call, the next request of the turn carries its output; that request is answered with
-`after_tool` (a `Text`, `ok` by default) whatever the query, so the turn ends. Requests whose query the script
-does not know get `default` (`Text("ok")`).
+`after_tool` (a `Text`, `ok` by default) whatever the query, so the turn ends. The script may also give a list
+of replies for a query: the request that carries n tool outputs after the query gets the n-th (from 0), and
+`after_tool` once the list is used up (so `[RunCommand("ls .agents/skills"), ReadFile(…)]` is a turn of two
+commands). Requests whose query the script does not know get `default` (`Text("ok")`).
 
 Every request is recorded (see `RecordingServer`); `turns()` lists for each POST /v1/responses the query, the
-reply given and the tool output the request carried, if any. Standard library only.
+reply given and the tool outputs the request carried after the query. Standard library only.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import json
 import shlex
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from recording_server import RecordingServer
@@ -92,7 +94,8 @@ class Hang:
 
 
 Reply = Text | RunCommand | HttpError | Hang
-Script = Mapping[str, Reply] | Callable[[str], Reply | None]
+Replies = Reply | Sequence[Reply]
+Script = Mapping[str, Replies] | Callable[[str], Replies | None]
 
 # User messages Codex adds itself (context, not the query); the query is the last user message not starting so.
 _CONTEXT_PREFIXES = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<skill>")
@@ -114,19 +117,22 @@ def user_query(body: object) -> str | None:
     return query
 
 
-def tool_output(body: object) -> dict | None:
-    """The tool output item that follows the query in this request (`function_call_output` or
-    `custom_tool_call_output`), or None when the request starts the turn."""
+def tool_outputs(body: object) -> list[dict]:
+    """The tool output items (`function_call_output`, `custom_tool_call_output`) that follow the query in this
+    request, in order; empty when the request starts the turn."""
     if not isinstance(body, dict) or not isinstance(body.get("input"), list):
-        return None
-    found = None
+        return []
+    query = user_query(body)
+    found: list[dict] = []
     for item in body["input"]:
         if not isinstance(item, dict):
             continue
         if item.get("type") == "message" and item.get("role") == "user":
-            found = None
+            texts = [part.get("text") for part in item.get("content") or [] if isinstance(part, dict)]
+            if "".join(t for t in texts if isinstance(t, str)) == query:
+                found = []
         elif item.get("type") in ("function_call_output", "custom_tool_call_output"):
-            found = item
+            found.append(item)
     return found
 
 
@@ -226,37 +232,39 @@ class FakeResponses(RecordingServer):
     def base_url(self) -> str:
         return f"{self.origin}/v1"
 
-    def reply_for(self, query: str | None) -> Reply:
-        """What the script says for `query` (the default when it says nothing)."""
-        if query is None:
-            return self.default
-        if callable(self.script):
-            chosen = self.script(query)
-        else:
-            chosen = self.script.get(query)
-        return chosen if chosen is not None else self.default
+    def reply_for(self, query: str | None, step: int) -> Reply:
+        """What the script says for `query` at `step` (the number of tool outputs after the query): the
+        default when it says nothing, `after_tool` once its replies are used up."""
+        chosen = None
+        if query is not None:
+            chosen = self.script(query) if callable(self.script) else self.script.get(query)
+        if chosen is None:
+            chosen = self.default
+        replies = list(chosen) if isinstance(chosen, Sequence) else [chosen]
+        return replies[step] if step < len(replies) else self.after_tool
 
     def turns(self) -> list[dict]:
-        """For each POST /v1/responses in arrival order: `query`, `reply` (the Reply given) and `tool_output`
-        (the tool output item the request carried, or None)."""
+        """For each POST /v1/responses in arrival order: `query`, `reply` (the Reply given) and `tool_outputs`
+        (the tool output items the request carried after the query)."""
         with self.lock:
             return list(self.log)
 
     def answer(self, method: str, path: str, body: object) -> tuple[int, str, bytes]:
         if method != "POST" or not path.endswith("/responses"):
             return 404, "application/json", b'{"error": {"message": "not found", "type": "invalid_request_error"}}'
-        query, carried = user_query(body), tool_output(body)
-        reply: Reply = self.after_tool if carried is not None else self.reply_for(query)
+        query, carried = user_query(body), tool_outputs(body)
+        reply = self.reply_for(query, len(carried))
         with self.lock:
             self.count += 1
             number = self.count
-            self.log.append({"query": query, "reply": reply, "tool_output": carried})
+            self.log.append({"query": query, "reply": reply, "tool_outputs": carried})
         model = body.get("model", "fake-model") if isinstance(body, dict) else "fake-model"
         if isinstance(reply, Hang):
             self.released.wait()
             return 503, "application/json", b'{"error": {"message": "server closed", "type": "server_error"}}'
         if isinstance(reply, HttpError):
-            kind = "rate_limit_exceeded" if reply.status == 429 else "server_error"
+            kind = {429: "rate_limit_exceeded"}.get(reply.status, "server_error" if reply.status >= 500
+                                                     else "invalid_request_error")
             error = {"error": {"message": reply.message, "type": kind, "code": kind}}
             return reply.status, "application/json", json.dumps(error).encode()
         if isinstance(reply, RunCommand):
