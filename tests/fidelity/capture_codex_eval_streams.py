@@ -28,7 +28,8 @@ Written to OUT (default crates/skillforge-core/tests/fixtures/eval/codex):
   sandbox must keep empty (HOME/.agents/skills, CODEX_HOME/skills) and in places Codex does not read
   (HOME/.codex/skills with CODEX_HOME elsewhere, HOME/.claude/skills, the folder above the project).
 
-`--check` captures into a temp folder and compares with OUT instead of writing (exit 1 on any difference).
+`--check` captures into a temp folder and compares with OUT instead of writing (exit 1 on any difference);
+test_codex_eval_streams.sh runs it as a fidelity suite.
 
 Usage: capture_codex_eval_streams.py [--out DIR] [--check] [--case NAME]...
 """
@@ -101,6 +102,9 @@ CASES = [
          lambda project: [RunCommand("ls .agents/skills", FIRST_USAGE),
                           ReadFile(".agents/skills/pdf-forms/SKILL.md", FIRST_USAGE)],
          note="a command that is not a read comes first"),
+    Case("read-in-workdir", "Fill in the tax form in form.pdf",
+         lambda project: RunCommand("cat SKILL.md", FIRST_USAGE, workdir=".agents/skills/pdf-forms"),
+         note="`exec_command` with a `workdir`: the command_execution item shows the command only, not the folder"),
     Case("read-missing-skill", "Fill in the tax form in form.pdf",
          lambda project: ReadFile(".agents/skills/no-such-skill/SKILL.md", FIRST_USAGE),
          note="the command fails (status failed, exit code 2); Codex's own exit code is still 0"),
@@ -276,14 +280,19 @@ def capture(codex: str, out: Path, names: list[str]) -> None:
         (out / "listing-decoys.txt").write_text(capture_decoy_listing(codex))
 
 
-def compare(expected: Path, actual: Path) -> int:
-    """Number of files that differ between the two folders (each difference printed)."""
+def compare(expected: Path, actual: Path, names: list[str]) -> int:
+    """Number of the files `names` that differ between the two folders (each difference printed with both
+    sides), after printing `codex eval streams: N equal, N differ`."""
     differences = 0
-    for name in sorted({p.name for p in expected.iterdir()} | {p.name for p in actual.iterdir()}):
+    for name in names:
         left, right = expected / name, actual / name
-        if not left.exists() or not right.exists() or left.read_bytes() != right.read_bytes():
+        old = left.read_text() if left.exists() else "(missing)"
+        new = right.read_text() if right.exists() else "(missing)"
+        if old != new:
             differences += 1
-            print(f"DIFFERS {name}", file=sys.stderr)
+            print(f"FAIL {name} differs from what Codex prints now", file=sys.stderr)
+            print(f"  committed: {old[:2000]!r}\n  captured:  {new[:2000]!r}", file=sys.stderr)
+    print(f"codex eval streams: {len(names) - differences} equal, {differences} differ")
     return differences
 
 
@@ -301,15 +310,10 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="sf-codex-eval-check-") as fresh:
         capture(codex, Path(fresh), args.case)
         if args.case:
-            return min(1, sum(compare_file(args.out, Path(fresh), f"{n}.jsonl") for n in args.case))
-        return 1 if compare(args.out, Path(fresh)) else 0
-
-
-def compare_file(expected: Path, actual: Path, name: str) -> int:
-    if (expected / name).read_bytes() != (actual / name).read_bytes():
-        print(f"DIFFERS {name}", file=sys.stderr)
-        return 1
-    return 0
+            names = [f"{name}.jsonl" for name in args.case]
+        else:
+            names = sorted({p.name for p in args.out.iterdir()} | {p.name for p in Path(fresh).iterdir()})
+        return 1 if compare(args.out, Path(fresh), names) else 0
 
 
 if __name__ == "__main__":

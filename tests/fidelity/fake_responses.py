@@ -68,10 +68,12 @@ class Text:
 
 @dataclass(frozen=True)
 class RunCommand:
-    """A call of the request's command tool running `cmd` (a shell command line) in the working folder."""
+    """A call of the request's command tool running `cmd` (a shell command line) in the working folder, or in
+    `workdir` when given (the `workdir` argument of `exec_command`; the other command tools take none)."""
 
     cmd: str
     usage: Usage = field(default_factory=Usage)
+    workdir: str | None = None
 
 
 def ReadFile(path: str, usage: Usage | None = None) -> RunCommand:  # noqa: N802 - reads as a reply kind
@@ -159,18 +161,20 @@ def offered_tools(body: object) -> list[dict]:
     return found
 
 
-def command_call(body: object, cmd: str, call_id: str) -> dict:
+def command_call(body: object, cmd: str, call_id: str, workdir: str | None = None) -> dict:
     """The output item calling the request's command tool to run `cmd`. In order of preference: the freeform
     `exec` tool of Codex's code mode (JavaScript that calls the nested `tools.exec_command` and prints its
-    output), the `exec_command` function (`{"cmd": …}`), `shell_command` (`{"command": "…"}`), `shell`
-    (`{"command": ["bash", "-lc", …]}`). Raises ValueError when the request offers none of them."""
+    output), the `exec_command` function (`{"cmd": …}`, plus `workdir` when given), `shell_command`
+    (`{"command": "…"}`), `shell` (`{"command": ["bash", "-lc", …]}`). Raises ValueError when the request
+    offers none of them."""
     tools = {(tool.get("type"), tool.get("name")): tool for tool in offered_tools(body)}
+    exec_args = {"cmd": cmd} if workdir is None else {"cmd": cmd, "workdir": workdir}
     if ("custom", "exec") in tools:
-        source = f"const r = await tools.exec_command({{cmd: {json.dumps(cmd)}}});\ntext(r.output);\n"
+        source = f"const r = await tools.exec_command({json.dumps(exec_args)});\ntext(r.output);\n"
         return {"type": "custom_tool_call", "id": f"ctc_{call_id}", "call_id": call_id, "name": "exec",
                 "input": source, "status": "completed"}
     for name, arguments in (
-        ("exec_command", {"cmd": cmd}),
+        ("exec_command", exec_args),
         ("shell_command", {"command": cmd}),
         ("shell", {"command": ["bash", "-lc", cmd]}),
     ):
@@ -268,7 +272,7 @@ class FakeResponses(RecordingServer):
             error = {"error": {"message": reply.message, "type": kind, "code": kind}}
             return reply.status, "application/json", json.dumps(error).encode()
         if isinstance(reply, RunCommand):
-            item = command_call(body, reply.cmd, f"call_{number}")
+            item = command_call(body, reply.cmd, f"call_{number}", reply.workdir)
             return 200, "text/event-stream", _stream(f"resp_{number}", model, [item], reply.usage)
         return 200, "text/event-stream", _stream(f"resp_{number}", model, [_message(reply.text, f"msg_{number}")],
                                                  reply.usage)
