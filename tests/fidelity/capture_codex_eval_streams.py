@@ -13,7 +13,7 @@ The command is exactly
           -c model_providers.fake.name="fake" -c model_providers.fake.base_url="http://127.0.0.1:PORT/v1" \\
           -c model_providers.fake.wire_api="responses" -c model_providers.fake.env_key="FAKE_API_KEY" \\
           -c model_providers.fake.request_max_retries=0 -c model_providers.fake.stream_max_retries=0 \\
-          [-c model="…"] exec --json --skip-git-repo-check -s read-only QUERY </dev/null
+          [-c model="…"] [case's own -c …] exec --json --skip-git-repo-check -s read-only QUERY </dev/null
 
 with the environment PATH=/usr/bin:/bin, HOME, CODEX_HOME, TMPDIR, FAKE_API_KEY=fake-key, LANG, TERM and
 dead proxies (real_clients._base_env).
@@ -70,11 +70,26 @@ AFTER_TOOL_USAGE = Usage(input_tokens=12300, cached_input_tokens=11776, output_t
 class Case:
     name: str
     query: str
-    # What the fake endpoint answers to the query; a function of the project folder (for absolute paths).
+    # What the fake endpoint answers to the query, or a whole script; a function of the project folder (for
+    # absolute paths).
     replies: object
     model: str | None = None
     bound: float = rc.RUN_TIMEOUT
     note: str = ""
+    # Extra `-c` pairs (these replace the default retry settings of the same key).
+    config: tuple[str, ...] = ()
+
+
+def _failing_first(first: Replies, then: Replies):
+    """A script for one query: `first` to the first request, `then` to every later one (a retried request
+    carries the same query and no tool output)."""
+    seen = []
+
+    def script(_query: str) -> Replies:
+        seen.append(_query)
+        return first if len(seen) == 1 else then
+
+    return script
 
 
 def _skill_md(name: str, description: str) -> str:
@@ -114,6 +129,14 @@ CASES = [
     Case("plain-answer", "What is the capital of France?",
          lambda project: Text("Paris.", FIRST_USAGE),
          note="no tool call: the turn ends with the answer"),
+    Case("server-error-then-answer", "What is the capital of France?",
+         lambda project: _failing_first(HttpError(500), Text("Paris.", FIRST_USAGE)),
+         config=("model_providers.fake.stream_max_retries=1",),
+         note="stream_max_retries=1: the 500 is retried once; the retry shows as a top-level `error` event "
+              "although the turn then completes (exit 0)"),
+    Case("unknown-model", "What is the capital of France?", lambda project: Text("Paris.", FIRST_USAGE),
+         model="local-model",
+         note="a model Codex has no metadata for: an `error` item before turn.started, and the run goes on"),
     Case("server-error-500", "Fill in the tax form in form.pdf", lambda project: HttpError(500),
          note="with request_max_retries=0 and stream_max_retries=0: one request, then turn.failed"),
     Case("rate-limited-429", "Fill in the tax form in form.pdf", lambda project: HttpError(429, "Rate limit reached")),
@@ -153,7 +176,7 @@ class Sandbox:
         return text
 
 
-def codex_argv(codex: str, base_url: str, query: str, model: str | None) -> list[str]:
+def codex_argv(codex: str, base_url: str, query: str, model: str | None, config: tuple[str, ...] = ()) -> list[str]:
     pairs = [
         "skills.bundled.enabled=false",
         'model_provider="fake"',
@@ -164,6 +187,8 @@ def codex_argv(codex: str, base_url: str, query: str, model: str | None) -> list
         "model_providers.fake.request_max_retries=0",
         "model_providers.fake.stream_max_retries=0",
     ]
+    keys = {pair.split("=", 1)[0] for pair in config}
+    pairs = [pair for pair in pairs if pair.split("=", 1)[0] not in keys] + list(config)
     if model:
         pairs.append(f'model="{model}"')
     return [codex, *[arg for pair in pairs for arg in ("-c", pair)],
@@ -215,9 +240,10 @@ def normalise(sandbox: Sandbox, stdout: bytes) -> str:
 
 def capture_case(codex: str, case: Case) -> tuple[str, dict]:
     with Sandbox() as sandbox:
-        replies: Replies = case.replies(sandbox.project)  # type: ignore[operator]
-        with FakeResponses({case.query: replies}, after_tool=Text("Done.", AFTER_TOOL_USAGE)) as server:
-            argv = codex_argv(codex, server.base_url, case.query, case.model)
+        replies = case.replies(sandbox.project)  # type: ignore[operator]
+        script = replies if callable(replies) else {case.query: replies}
+        with FakeResponses(script, after_tool=Text("Done.", AFTER_TOOL_USAGE)) as server:
+            argv = codex_argv(codex, server.base_url, case.query, case.model, case.config)
             code, stdout, stderr = run_codex(argv, sandbox.project, codex_env(sandbox), case.bound)
             turns = server.turns()
             posts = [body for path, body in server.posted() if path.endswith("/responses")]
