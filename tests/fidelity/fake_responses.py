@@ -60,26 +60,30 @@ class Usage:
 
 @dataclass(frozen=True)
 class Text:
-    """A plain assistant message: the turn ends with it."""
+    """A plain assistant message: the turn ends with it. `reasoning` puts a reasoning item with that summary
+    text before the message."""
 
     text: str = "ok"
     usage: Usage = field(default_factory=Usage)
+    reasoning: str | None = None
 
 
 @dataclass(frozen=True)
 class RunCommand:
     """A call of the request's command tool running `cmd` (a shell command line) in the working folder, or in
-    `workdir` when given (the `workdir` argument of `exec_command`; the other command tools take none)."""
+    `workdir` when given (the `workdir` argument of `exec_command`; the other command tools take none).
+    `reasoning` puts a reasoning item with that summary text before the call."""
 
     cmd: str
     usage: Usage = field(default_factory=Usage)
     workdir: str | None = None
+    reasoning: str | None = None
 
 
-def ReadFile(path: str, usage: Usage | None = None) -> RunCommand:  # noqa: N802 - reads as a reply kind
+def ReadFile(path: str, usage: Usage | None = None, reasoning: str | None = None) -> RunCommand:  # noqa: N802
     """A command call that prints the file at `path` (relative to the working folder, or absolute) the way
-    Codex's models usually read a skill: `sed -n '1,200p' PATH`."""
-    return RunCommand(f"sed -n '1,200p' {shlex.quote(path)}", usage or Usage())
+    Codex's models usually read a skill: `sed -n '1,200p' PATH` (named like the reply kinds it stands for)."""
+    return RunCommand(f"sed -n '1,200p' {shlex.quote(path)}", usage or Usage(), reasoning=reasoning)
 
 
 @dataclass(frozen=True)
@@ -205,6 +209,14 @@ def _stream(response_id: str, model: str, items: list[dict], usage: Usage) -> by
     return _sse(events)
 
 
+def _reasoning(summary: str | None, ident: str) -> list[dict]:
+    """A reasoning output item with one summary text (none when `summary` is None)."""
+    if summary is None:
+        return []
+    return [{"type": "reasoning", "id": ident, "summary": [{"type": "summary_text", "text": summary}],
+             "encrypted_content": None}]
+
+
 def _message(text: str, ident: str) -> dict:
     return {"type": "message", "id": ident, "role": "assistant", "status": "completed",
             "content": [{"type": "output_text", "text": text, "annotations": []}]}
@@ -272,10 +284,11 @@ class FakeResponses(RecordingServer):
             error = {"error": {"message": reply.message, "type": kind, "code": kind}}
             return reply.status, "application/json", json.dumps(error).encode()
         if isinstance(reply, RunCommand):
-            item = command_call(body, reply.cmd, f"call_{number}", reply.workdir)
-            return 200, "text/event-stream", _stream(f"resp_{number}", model, [item], reply.usage)
-        return 200, "text/event-stream", _stream(f"resp_{number}", model, [_message(reply.text, f"msg_{number}")],
-                                                 reply.usage)
+            items = [*_reasoning(reply.reasoning, f"rs_{number}"),
+                     command_call(body, reply.cmd, f"call_{number}", reply.workdir)]
+            return 200, "text/event-stream", _stream(f"resp_{number}", model, items, reply.usage)
+        items = [*_reasoning(reply.reasoning, f"rs_{number}"), _message(reply.text, f"msg_{number}")]
+        return 200, "text/event-stream", _stream(f"resp_{number}", model, items, reply.usage)
 
     def __exit__(self, *exc) -> None:
         self.released.set()
