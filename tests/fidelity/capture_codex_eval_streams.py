@@ -251,6 +251,8 @@ def capture_case(codex: str, case: Case) -> tuple[str, dict]:
             code, stdout, stderr = run_codex(argv, sandbox.project, codex_env(sandbox), case.bound)
             turns = server.turns()
             posts = [body for path, body in server.posted() if path.endswith("/responses")]
+            with server.lock:
+                raw = [r["raw"] for r in server.requests if r["method"] == "POST"]
         stream = normalise(sandbox, stdout)
         if not stream.strip():
             raise rc.ClientError(f"{case.name}: codex printed nothing; stderr:\n{stderr.decode(errors='replace')}")
@@ -264,7 +266,7 @@ def capture_case(codex: str, case: Case) -> tuple[str, dict]:
             "listed_skills": listed_skills(posts[0]) if posts else [],
             "note": case.note,
             # Printed, not kept: it changes with the date and ids in the request.
-            "_first_request_bytes": len(json.dumps(posts[0]).encode()) if posts else None,
+            "_first_request_bytes": len(raw[0]) if raw else None,
         }
         return stream, summary
 
