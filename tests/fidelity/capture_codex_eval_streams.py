@@ -25,8 +25,9 @@ Written to OUT (default crates/skillforge-core/tests/fixtures/eval/codex):
 - `cases.json`: per case the query, what the fake endpoint answered, Codex's exit code, the number of requests
   it posted and which skills the first request listed (the size of the first request body is printed);
 - `listing-decoys.txt`: the `<skills_instructions>` block Codex sent when skills also lie in the places a
-  sandbox must keep empty (HOME/.agents/skills, CODEX_HOME/skills) and in places Codex does not read
-  (HOME/.codex/skills with CODEX_HOME elsewhere, HOME/.claude/skills, the folder above the project).
+  sandbox must keep empty (HOME/.agents/skills, CODEX_HOME/skills), in the project's `.codex/skills`, and in
+  places Codex does not read (HOME/.codex/skills with CODEX_HOME elsewhere, HOME/.claude/skills, the folder
+  above the project).
 
 `--check` captures into a temp folder and compares with OUT instead of writing (exit 1 on any difference);
 test_codex_eval_streams.sh runs it as a fidelity suite.
@@ -280,6 +281,7 @@ def capture_decoy_listing(codex: str) -> str:
             (sandbox.home / ".codex" / "skills", "decoy-home-dot-codex"),
             (sandbox.home / ".claude" / "skills", "decoy-home-claude"),
             (sandbox.root / ".agents" / "skills", "decoy-above-project"),
+            (sandbox.project / ".codex" / "skills", "project-dot-codex"),
         ):
             (folder / name).mkdir(parents=True)
             place = sandbox.placeholders(str(folder))
