@@ -13,7 +13,8 @@ class RecordingServer:
     """A threaded HTTP endpoint on 127.0.0.1 (an ephemeral port) used as a `with` block.
 
     Every request is kept in `requests`, in arrival order, as a dict: `method`, `path` (with its query),
-    `body` (the JSON value sent, or None when there was none or it was not JSON) and `raw` (the bytes).
+    `headers` (name to value, names lowercased), `body` (the JSON value sent, or None when there was none or it
+    was not JSON) and `raw` (the bytes).
     Read `requests` under `lock` while the server may still be answering."""
 
     # Headers sent with every answer besides Content-Type and Content-Length.
@@ -38,7 +39,15 @@ class RecordingServer:
                 except ValueError:
                     body = None
                 with owner.lock:
-                    owner.requests.append({"method": self.command, "path": self.path, "body": body, "raw": raw})
+                    owner.requests.append(
+                        {
+                            "method": self.command,
+                            "path": self.path,
+                            "headers": {name.lower(): value for name, value in self.headers.items()},
+                            "body": body,
+                            "raw": raw,
+                        }
+                    )
                 status, content_type, payload = owner.answer(self.command, self.path.split("?")[0], body)
                 self.send_response(status)
                 self.send_header("Content-Type", content_type)
