@@ -36,10 +36,11 @@ sys.path.insert(0, str(HERE))
 
 import real_clients  # noqa: E402
 from fidelity_common import Results  # noqa: E402
+from fake_responses import FakeResponses, Hang, HttpError, ReadFile, RunCommand, Text  # noqa: E402
 from scripted_anthropic import ERROR, HANG, READ, SKILL, TEXT, ScriptedAnthropic  # noqa: E402
 
 SUITE = "eval fidelity"
-MIN_CASES = 40
+MIN_CASES = 59
 
 def write_skill(root: Path, folder: str, name: str, description: str, body: str = "Body.\n") -> None:
     (root / folder).mkdir(parents=True, exist_ok=True)
@@ -314,6 +315,146 @@ def claude_cases(harness: Harness, results: Results, only: list[str]) -> None:
         results.check("claude cancel: nothing left behind", [], left)
 
 
+class ScriptedResponses(FakeResponses):
+    """FakeResponses whose script gives each query a list of runs: the n-th run of a query (counted at the
+    request that carries no tool output yet) gets the n-th entry, the last one repeating."""
+
+    def __init__(self, runs: dict[str, list]) -> None:
+        super().__init__()
+        self.runs = runs
+        self.started: dict[str, int] = {}
+
+    def reply_for(self, query, step):
+        if query not in self.runs:
+            return super().reply_for(query, step)
+        if step == 0:
+            self.started[query] = self.started.get(query, 0) + 1
+        entries = self.runs[query]
+        chosen = entries[min(self.started.get(query, 1), len(entries)) - 1]
+        replies = list(chosen) if isinstance(chosen, list) else [chosen]
+        return replies[step] if step < len(replies) else self.after_tool
+
+
+def codex_config(base_url: str) -> list[str]:
+    pairs = [
+        "skills.bundled.enabled=false",
+        'model_provider="fake"',
+        'model_providers.fake.name="fake"',
+        f'model_providers.fake.base_url="{base_url}"',
+        'model_providers.fake.wire_api="responses"',
+        'model_providers.fake.env_key="FAKE_API_KEY"',
+        "model_providers.fake.request_max_retries=0",
+        "model_providers.fake.stream_max_retries=0",
+    ]
+    return [arg for pair in pairs for arg in ("--codex-config", pair)]
+
+
+def codex_cases(harness: Harness, results: Results, only: list[str]) -> None:
+    def wanted(label: str) -> bool:
+        return not only or any(text in label for text in only)
+
+    def env() -> dict:
+        environment = harness.env(None, {"FAKE_API_KEY": "fake-key-never-written"})
+        del environment["ANTHROPIC_API_KEY"]
+        return environment
+
+    rows = [
+        {"query": "Please fill in the tax PDF form", "should_trigger": True},
+        {"query": "What is the capital of France?", "should_trigger": False},
+        {"query": "Count orders per customer in SQL", "should_trigger": False, "expected_skill": "sql"},
+        {"query": "Merge these two PDF files", "should_trigger": True},
+        {"query": "--starts-with-dashes: plot a chart", "should_trigger": False},
+    ]
+    runs = {
+        rows[0]["query"]: [ReadFile(".agents/skills/pdf/SKILL.md")],
+        rows[1]["query"]: [Text("Paris.")],
+        rows[2]["query"]: [ReadFile(".agents/skills/sql/SKILL.md")],
+        rows[3]["query"]: [[RunCommand("ls .agents/skills"), ReadFile(".agents/skills/pdf/SKILL.md")]],
+        rows[4]["query"]: [ReadFile(".agents/skills/charts/SKILL.md")],
+    }
+    queries = harness.queries(rows, "codex.json")
+
+    if wanted("codex detection"):
+        with ScriptedResponses(runs) as server:
+            run = harness.eval(queries, codex_config(server.base_url), env(), client="codex")
+            bodies = [json.dumps(body) for path, body in server.posted()]
+            queries_seen = [turn["query"] for turn in server.turns()]
+        report = report_of(run, results, "codex detection")
+        if report is not None:
+            results.check("codex detection: exit (every query passed)", 0, run.returncode)
+            results.check(
+                "codex detection: each run's skill, from the client's stream",
+                [["skill:pdf-tools:read-skill-file"], ["no-skill"], ["skill:sql:read-skill-file"],
+                 ["skill:pdf-tools:read-skill-file"], ["skill:charts:read-skill-file"]],
+                outcomes(report),
+            )
+            results.check("codex detection: the client's version", True,
+                          "0.171.0" in (report["client_version"] or ""))
+            results.check("codex detection: a listing before the read is its own request", [1, 1, 1, 2, 1],
+                          [q["runs"][0]["requests"] for q in report["queries"]])
+            results.check("codex detection: the query went whole, dashes and all", True,
+                          rows[4]["query"] in queries_seen)
+            results.check("isolation (codex): no request carries the decoy skill", [False] * len(bodies),
+                          ["DECOY" in body for body in bodies])
+            results.check("isolation (codex): every request lists the workspace's skill", [True] * len(bodies),
+                          ["Fill and merge PDF forms." in body for body in bodies])
+            results.check("isolation (codex): the key is not in the report", False,
+                          b"fake-key-never-written" in run.stdout + run.stderr)
+            results.check("codex detection: nothing left behind", [], harness.left_behind())
+
+    if wanted("codex runs"):
+        flaky = [{"query": "Fill the PDF form for me", "should_trigger": True}]
+        script = {flaky[0]["query"]: [ReadFile(".agents/skills/pdf/SKILL.md"), Text("No."),
+                                      ReadFile(".agents/skills/pdf/SKILL.md")]}
+        with ScriptedResponses(script) as server:
+            run = harness.eval(harness.queries(flaky, "codex-flaky.json"), ["--runs", "3", *codex_config(server.base_url)],
+                               env(), client="codex")
+        report = report_of(run, results, "codex runs")
+        if report is not None:
+            query = report["queries"][0]
+            results.check("codex runs: triggered 2 of 3, pass@3, not pass^3", (2, 3, True, False),
+                          (query["triggered"], query["completed"], query["pass_at_k"], query["pass_all_k"]))
+
+    if wanted("codex request cap"):
+        plain = [{"query": f"Plain question number {n}", "should_trigger": False} for n in range(5)]
+        with ScriptedResponses({row["query"]: [Text("ok")] for row in plain}) as server:
+            run = harness.eval(harness.queries(plain, "codex-cap.json"), ["--max-requests", "6", *codex_config(server.base_url)],
+                               env(), client="codex")
+            posts = len(server.turns())
+        report = report_of(run, results, "codex request cap")
+        if report is not None:
+            # Each run may take 3 requests: after 4 runs of one request each, a fifth could reach 7.
+            results.check("codex request cap: 4 runs, 4 requests, stopped", (4, 4, 4, "request-cap", 2),
+                          (report["runs_made"], report["requests"], posts, report["stopped"], run.returncode))
+
+    if wanted("codex error"):
+        failing = [{"query": "Fill the PDF but the service fails", "should_trigger": True}]
+        with ScriptedResponses({failing[0]["query"]: [HttpError(400, "scripted failure")]}) as server:
+            run = harness.eval(harness.queries(failing, "codex-failing.json"), codex_config(server.base_url), env(),
+                               client="codex")
+        report = report_of(run, results, "codex error")
+        if report is not None:
+            message = report["queries"][0]["runs"][0].get("message", "")
+            results.check("codex error: the run failed with the service's message", (["error"], True, 2),
+                          (outcomes(report)[0], "scripted failure" in message, run.returncode))
+
+    if wanted("codex timeout"):
+        stuck = [{"query": "Fill the PDF while the service hangs", "should_trigger": True}]
+        with ScriptedResponses({stuck[0]["query"]: [Hang()]}) as server:
+            run = harness.eval(harness.queries(stuck, "codex-stuck.json"), ["--timeout", "8", *codex_config(server.base_url)],
+                               env(), client="codex")
+            left = harness.left_behind()
+        report = report_of(run, results, "codex timeout")
+        if report is not None:
+            results.check("codex timeout: the run timed out", ["timed-out"], outcomes(report)[0])
+        results.check("codex timeout: nothing left behind", [], left)
+
+    if wanted("codex credentials"):
+        run = harness.eval(queries, [], {k: v for k, v in env().items() if k != "FAKE_API_KEY"}, client="codex")
+        results.check("codex credentials: CODEX_API_KEY named", (2, True),
+                      (run.returncode, "CODEX_API_KEY" in run.stderr.decode()))
+
+
 def usage_cases(harness: Harness, results: Results, only: list[str]) -> None:
     def wanted(label: str) -> bool:
         return not only or any(text in label for text in only)
@@ -412,6 +553,7 @@ def main(argv: list[str]) -> int:
         harness = Harness(args.binary.resolve(), claude, codex, scratch)
         usage_cases(harness, results, args.only)
         claude_cases(harness, results, args.only)
+        codex_cases(harness, results, args.only)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return results.finish(SUITE, 0 if args.only else MIN_CASES)

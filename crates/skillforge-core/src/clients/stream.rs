@@ -29,8 +29,16 @@ pub struct Usage {
 pub enum StreamEvent {
     /// The client's version, as it states it in its stream.
     Version(String),
-    /// The client made one more model request.
+    /// The client made one more model request (with its tokens, when the client reports them per
+    /// request).
     Request(Usage),
+    /// Tokens of requests already counted, reported later (Codex gives them once, for the whole turn).
+    Usage(Usage),
+    /// A tool the model called has finished; its output goes back to the model in a new request.
+    ToolFinished,
+    /// Something the client said that is not the end of the run (a retry, a warning); the last one
+    /// explains a run that ends without finishing.
+    Notice(String),
     /// The model used the skill installed in the folder `folder` (the name the client lists it
     /// under when it names it, else the folder's name).
     SkillUsed { folder: String, how: Detection },

@@ -72,11 +72,17 @@ impl RealClient {
         }
     }
 
-    fn credentials(self) -> &'static [&'static str] {
-        match self {
+    /// The variables any one of which gives the client a credential.
+    fn credentials(self, settings: &Settings) -> Vec<String> {
+        let fixed: &[&str] = match self {
             RealClient::ClaudeCode => &claude_code::run::CREDENTIALS,
             RealClient::Codex => &codex::run::CREDENTIALS,
+        };
+        let mut names: Vec<String> = fixed.iter().map(|name| name.to_string()).collect();
+        if self == RealClient::Codex {
+            names.extend(codex::run::provider_key_variables(&settings.client_config));
         }
+        names
     }
 
     fn credentials_hint(self) -> &'static str {
@@ -88,13 +94,21 @@ impl RealClient {
 
     fn environment(
         self,
-        caller: &[(OsString, OsString)],
-        sandbox: &Sandbox,
+        settings: &Settings,
+        home: &Path,
+        codex_home: &Path,
+        temporary: &Path,
     ) -> Vec<(OsString, OsString)> {
+        let caller = &settings.environment;
         match self {
-            RealClient::ClaudeCode => claude_code::run::environment(caller, &sandbox.home()),
+            RealClient::ClaudeCode => {
+                let mut environment = claude_code::run::environment(caller, home);
+                environment.push(("TMPDIR".into(), temporary.as_os_str().to_os_string()));
+                environment
+            }
             RealClient::Codex => {
-                codex::run::environment(caller, &sandbox.home(), &sandbox.codex_home())
+                let keys = codex::run::provider_key_variables(&settings.client_config);
+                codex::run::environment(caller, home, codex_home, temporary, &keys)
             }
         }
     }
@@ -106,10 +120,21 @@ impl RealClient {
         }
     }
 
-    fn reader(self) -> Box<dyn StreamReader> {
+    fn reader(self, skills: &[InstalledSkill]) -> Box<dyn StreamReader> {
         match self {
             RealClient::ClaudeCode => Box::<claude_code::run::Reader>::default(),
-            RealClient::Codex => Box::<codex::run::Reader>::default(),
+            RealClient::Codex => Box::new(codex::run::Reader::new(
+                skills
+                    .iter()
+                    .filter_map(|skill| {
+                        let file = skill.files.iter().find(|file| file.path == "SKILL.md")?;
+                        Some((
+                            skill.folder.clone(),
+                            String::from_utf8_lossy(&file.bytes).into_owned(),
+                        ))
+                    })
+                    .collect(),
+            )),
         }
     }
 
@@ -241,11 +266,11 @@ pub fn prepare(
     }
     let client = settings.client;
     let binary = find_binary(client, settings.binary.as_deref(), &settings.environment)?;
-    if !client.credentials().iter().any(|name| {
+    if !client.credentials(&settings).iter().any(|name| {
         settings
             .environment
             .iter()
-            .any(|(key, value)| key == *name && !value.is_empty())
+            .any(|(key, value)| key == name.as_str() && !value.is_empty())
     }) {
         return Err(EvalError::NoCredentials {
             label: client.label(),
@@ -261,14 +286,7 @@ pub fn prepare(
                 path: binary.clone(),
                 problem: format!("no temporary folder to run it in: {error}"),
             })?;
-        let environment = match client {
-            RealClient::ClaudeCode => {
-                claude_code::run::environment(&settings.environment, home.path())
-            }
-            RealClient::Codex => {
-                codex::run::environment(&settings.environment, home.path(), home.path())
-            }
-        };
+        let environment = client.environment(&settings, home.path(), home.path(), home.path());
         process::version_line(&binary, &environment, home.path(), Duration::from_secs(60))
     };
     let runs = cases.len() as u32 * settings.runs;
@@ -391,14 +409,23 @@ fn named_files(collected: &crate::lint::workspace::Collected) -> Vec<(String, &S
         .files
         .iter()
         .map(|file| {
-            let name = crate::lint::workspace::declared_name(file).unwrap_or_else(|| file.dir_name.clone());
+            let name = crate::lint::workspace::declared_name(file)
+                .unwrap_or_else(|| file.dir_name.clone());
             (name, file)
         })
         .collect()
 }
 
-fn find_target<'a>(roots: &[PathBuf], skill: &str, named: &[(String, &'a SkillFile)]) -> Result<&'a SkillFile, EvalError> {
-    let targets: Vec<&SkillFile> = named.iter().filter(|(name, _)| name == skill).map(|(_, file)| *file).collect();
+fn find_target<'a>(
+    roots: &[PathBuf],
+    skill: &str,
+    named: &[(String, &'a SkillFile)],
+) -> Result<&'a SkillFile, EvalError> {
+    let targets: Vec<&SkillFile> = named
+        .iter()
+        .filter(|(name, _)| name == skill)
+        .map(|(_, file)| *file)
+        .collect();
     match targets.as_slice() {
         [one] => Ok(*one),
         [] => {
@@ -408,20 +435,30 @@ fn find_target<'a>(roots: &[PathBuf], skill: &str, named: &[(String, &'a SkillFi
             known.truncate(20);
             Err(EvalError::NoSuchSkill {
                 name: skill.to_string(),
-                roots: roots.iter().map(|root| root.display().to_string()).collect::<Vec<_>>().join(", "),
+                roots: roots
+                    .iter()
+                    .map(|root| root.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 known,
             })
         }
         several => Err(EvalError::NameTwice {
             name: skill.to_string(),
-            paths: several.iter().map(|file| file.display_path.clone()).collect(),
+            paths: several
+                .iter()
+                .map(|file| file.display_path.clone())
+                .collect(),
         }),
     }
 }
 
 /// The skill named `skill` first, then every other skill of the workspace, each read once; skills
 /// that cannot be installed beside it are left out with the reason.
-fn installed_skills(roots: &[PathBuf], skill: &str) -> Result<(Vec<InstalledSkill>, Vec<String>), EvalError> {
+fn installed_skills(
+    roots: &[PathBuf],
+    skill: &str,
+) -> Result<(Vec<InstalledSkill>, Vec<String>), EvalError> {
     let collected = workspace_skills(roots)?;
     let mut left_out: Vec<String> = collected
         .skipped
@@ -743,14 +780,20 @@ impl Prepared {
         let invocation = Invocation {
             program: self.binary.clone(),
             arguments: client.arguments(settings),
-            environment: client.environment(&settings.environment, &sandbox),
+            environment: client.environment(
+                settings,
+                &sandbox.home(),
+                &sandbox.codex_home(),
+                &sandbox.temporary(),
+            ),
             directory: sandbox.project(),
             stdin: query.as_bytes().to_vec(),
         };
-        let mut reader = client.reader();
+        let mut reader = client.reader(&self.skills);
         let mut version = None;
         let mut fired: Option<(String, Detection)> = None;
         let mut finished: Option<(Option<String>, Option<f64>)> = None;
+        let mut notice: Option<String> = None;
         let ran = process::run_lines(&invocation, settings.timeout, cancel, |line| {
             for event in reader.read_line(line) {
                 match event {
@@ -760,9 +803,24 @@ impl Prepared {
                         outcome.usage.input_tokens += usage.input_tokens;
                         outcome.usage.output_tokens += usage.output_tokens;
                     }
+                    StreamEvent::Usage(usage) => {
+                        outcome.usage.input_tokens += usage.input_tokens;
+                        outcome.usage.output_tokens += usage.output_tokens;
+                    }
+                    StreamEvent::Notice(said) => notice = Some(said),
                     StreamEvent::SkillUsed { folder, how } => {
                         if fired.is_none() {
                             fired = Some((self.skill_named(&folder), how));
+                        }
+                    }
+                    // A client that does not bound its own requests (Codex) is stopped when a tool's
+                    // output would start the run's last allowed request: that request may already be
+                    // on its way when the client stops, so it is counted in the bound, never past it.
+                    StreamEvent::ToolFinished => {
+                        if client == RealClient::Codex
+                            && outcome.requests + 1 >= settings.requests_per_run
+                        {
+                            return Next::Stop;
                         }
                     }
                     StreamEvent::Finished { error, cost_usd } => {
@@ -771,20 +829,23 @@ impl Prepared {
                     }
                 }
             }
-            // The first skill used is the answer. Claude Code bounds its own requests (`--max-turns`)
-            // and is left to finish, for its cost figure; Codex has no such bound, so it is stopped at
-            // the answer or at the run's request bound.
-            if client == RealClient::Codex
-                && (fired.is_some() || outcome.requests >= settings.requests_per_run)
-            {
+            // The first skill used is the answer. Claude Code is bounded by `--max-turns` and left
+            // to finish, for its own cost figure; Codex is stopped at the answer.
+            if client == RealClient::Codex && fired.is_some() {
                 return Next::Stop;
             }
             Next::Continue
         });
         let cost_from_client = finished.as_ref().and_then(|(_, cost)| *cost);
         outcome.cost_from_client = cost_from_client.is_some();
-        outcome.cost_usd = cost_from_client
-            .unwrap_or(outcome.usage.input_tokens as f64 * settings.input_price / 1e6);
+        // The client's figure, else the tokens it reported, else (a run stopped before the client
+        // said) the estimate for the requests it made.
+        let tokens = if outcome.usage.input_tokens > 0 {
+            outcome.usage.input_tokens
+        } else {
+            u64::from(outcome.requests) * self.plan.tokens_per_request
+        };
+        outcome.cost_usd = cost_from_client.unwrap_or(tokens as f64 * settings.input_price / 1e6);
         let finished_run = match ran {
             Ok(finished_run) => finished_run,
             Err(error) => {
@@ -809,10 +870,10 @@ impl Prepared {
                         || "killed by a signal".to_string(),
                         |code| format!("status {code}")
                     ),
-                    if finished_run.stderr_tail.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {}", finished_run.stderr_tail)
+                    match (&notice, finished_run.stderr_tail.is_empty()) {
+                        (Some(said), _) => format!(": {said}"),
+                        (None, true) => String::new(),
+                        (None, false) => format!(": {}", finished_run.stderr_tail),
                     }
                 ),
             },

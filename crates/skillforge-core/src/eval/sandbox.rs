@@ -1,5 +1,5 @@
 //! The isolated place one client run happens in: a fresh temporary folder holding a project with the
-//! skills installed where the client reads them, an empty HOME (and, for Codex, an empty CODEX_HOME),
+//! skills installed where the client reads them, an empty HOME, an empty CODEX_HOME and a TMPDIR,
 //! removed when the run is over. Nothing of the user's own home, settings or installed skills is there.
 
 use std::io::Write as _;
@@ -30,7 +30,12 @@ impl Sandbox {
             .prefix("skillforge-eval-")
             .tempdir()?;
         let sandbox = Sandbox { root };
-        for folder in [sandbox.project(), sandbox.home(), sandbox.codex_home()] {
+        for folder in [
+            sandbox.project(),
+            sandbox.home(),
+            sandbox.codex_home(),
+            sandbox.temporary(),
+        ] {
             private_folder(&folder)?;
         }
         let skills_root = sandbox.project().join(skills_folder);
@@ -71,6 +76,11 @@ impl Sandbox {
 
     pub fn codex_home(&self) -> PathBuf {
         self.root.path().join("codex-home")
+    }
+
+    /// The run's TMPDIR: Codex's sandbox needs one that exists and does not hold CODEX_HOME.
+    pub fn temporary(&self) -> PathBuf {
+        self.root.path().join("tmp")
     }
 }
 

@@ -1,52 +1,84 @@
 //! Running the real Codex for one request (`codex exec --json`), and what its event stream says the
 //! model did with the skills.
+//!
+//! Observed on 0.171.0 against a scripted Responses endpoint (tests/fidelity/codex_eval_notes.md; the
+//! streams in `tests/fixtures/eval/codex/` are the client's own output): the model uses a skill by
+//! reading its SKILL.md with a shell command, printed as a `command_execution` item whose `command` is
+//! the quoted shell line (`/bin/bash -lc "sed -n '1,200p' .agents/skills/NAME/SKILL.md"`) and whose
+//! `aggregated_output`, once completed, is the file's text (the only trace when the command runs inside
+//! the skill's folder as `cat SKILL.md`). The turn ends with `turn.completed` (its usage summed over the
+//! turn's requests) or `turn.failed`; top-level `error` lines are retries and warnings, not the end.
+//! The version is not in the stream (`codex --version` says it).
+//!
+//! What a run must provide: stdin closed after the request (an open pipe makes Codex wait), a TMPDIR
+//! that exists and does not hold CODEX_HOME (else its sandbox cannot start and a read leaves no trace),
+//! and an empty CODEX_HOME and HOME: Codex lists `CODEX_HOME/skills` and `HOME/.agents/skills` too.
 
 use std::ffi::OsString;
 use std::path::Path;
 
 use serde_json::Value;
 
-use crate::clients::stream::{skill_folder_of, Detection, StreamEvent, StreamReader, Usage};
+use crate::clients::stream::{Detection, StreamEvent, StreamReader, Usage};
 
 /// Where a project's skills are installed for Codex.
 pub const SKILLS_FOLDER: &str = ".agents/skills";
 
-/// The size of one request of Codex with no skill, in bytes of JSON: its instructions and tools.
-pub const BASE_REQUEST_BYTES: u64 = 40_000;
+/// The size of one request with two one-line skills, in bytes of JSON, with the default model
+/// (0.171.0: about 60 KB): the client's instructions and tools, which every request carries.
+pub const BASE_REQUEST_BYTES: u64 = 60_000;
 
-/// US dollars per million input tokens assumed for the estimate when none is given.
+/// US dollars per million input tokens assumed for the estimate and for runs stopped before Codex
+/// reported its tokens, when none is given.
 pub const ASSUMED_INPUT_PRICE_PER_MTOK: f64 = 1.25;
 
-/// The variables that carry a credential Codex can use without its own login files.
-pub const CREDENTIALS: [&str; 2] = ["OPENAI_API_KEY", "CODEX_API_KEY"];
+/// The variable that carries a key Codex sends without its own login files (`OPENAI_API_KEY` is not
+/// sent by 0.171.0); a provider set with `-c model_providers.X.env_key=NAME` adds NAME.
+pub const CREDENTIALS: [&str; 1] = ["CODEX_API_KEY"];
 
-/// What to tell a user whose environment holds none of [`CREDENTIALS`].
-pub const CREDENTIALS_HINT: &str =
-    "set OPENAI_API_KEY (or CODEX_API_KEY): each run gets an empty CODEX_HOME, so \
-the login of an installed Codex is not used";
+/// What to tell a user whose environment holds no credential.
+pub const CREDENTIALS_HINT: &str = "set CODEX_API_KEY (Codex does not send OPENAI_API_KEY from the environment; \
+each run gets an empty CODEX_HOME, so the login of an installed Codex is not used), or name your provider's key \
+variable with --codex-config model_providers.NAME.env_key=VARIABLE";
 
 /// The arguments of one run: the request is read from standard input (`-`), so a query that starts
 /// with `-` is never read as an option; `config` adds `-c KEY=VALUE` settings.
 pub fn arguments(config: &[String]) -> Vec<OsString> {
-    let mut arguments: Vec<OsString> = [
-        "exec",
-        "--json",
-        "--skip-git-repo-check",
-        "--sandbox",
-        "read-only",
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
+    let mut arguments: Vec<OsString> = Vec::new();
     for pair in config {
         arguments.push("-c".into());
         arguments.push(pair.into());
     }
-    arguments.push("-".into());
+    arguments.extend(
+        [
+            "exec",
+            "--json",
+            "--skip-git-repo-check",
+            "--ephemeral",
+            "--sandbox",
+            "read-only",
+            "-",
+        ]
+        .iter()
+        .map(OsString::from),
+    );
     arguments
 }
 
-fn passed_on(name: &str) -> bool {
+/// The key variables named by `model_providers.NAME.env_key=VARIABLE` settings.
+pub fn provider_key_variables(config: &[String]) -> Vec<String> {
+    config
+        .iter()
+        .filter_map(|pair| pair.split_once('='))
+        .filter(|(key, _)| {
+            key.trim().starts_with("model_providers.") && key.trim().ends_with(".env_key")
+        })
+        .map(|(_, value)| value.trim().trim_matches(['"', '\'']).to_string())
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
+fn passed_on(name: &str, provider_keys: &[String]) -> bool {
     const NAMES: [&str; 12] = [
         "PATH",
         "LANG",
@@ -61,32 +93,86 @@ fn passed_on(name: &str) -> bool {
         "SSL_CERT_FILE",
         "CODEX_CA_CERTIFICATE",
     ];
-    name.starts_with("OPENAI_") || NAMES.contains(&name)
+    name.starts_with("OPENAI_")
+        || NAMES.contains(&name)
+        || provider_keys.iter().any(|key| key == name)
 }
 
-/// The client's whole environment for a run with `home` as HOME and `codex_home` as CODEX_HOME.
+/// The client's whole environment for a run: `home` as HOME, `codex_home` as CODEX_HOME and `temporary`
+/// as TMPDIR; of the caller's environment only the credentials (`provider_keys` among them), the
+/// endpoint settings and how to reach them.
 pub fn environment(
     caller: &[(OsString, OsString)],
     home: &Path,
     codex_home: &Path,
+    temporary: &Path,
+    provider_keys: &[String],
 ) -> Vec<(OsString, OsString)> {
     let mut environment: Vec<(OsString, OsString)> = caller
         .iter()
-        .filter(|(name, _)| name.to_str().is_some_and(passed_on))
+        .filter(|(name, _)| {
+            name.to_str()
+                .is_some_and(|name| passed_on(name, provider_keys))
+        })
         .cloned()
         .collect();
     if !environment.iter().any(|(name, _)| name == "PATH") {
         environment.push(("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()));
     }
-    environment.push(("HOME".into(), home.as_os_str().to_os_string()));
-    environment.push(("CODEX_HOME".into(), codex_home.as_os_str().to_os_string()));
+    for (name, value) in [
+        ("HOME", home),
+        ("CODEX_HOME", codex_home),
+        ("TMPDIR", temporary),
+    ] {
+        environment.push((name.into(), value.as_os_str().to_os_string()));
+    }
     environment.push(("TERM".into(), "dumb".into()));
     environment
 }
 
-/// Turns the lines of `codex exec --json` into events.
+/// Turns the lines of `codex exec --json` into events. `skills` are the installed skills as (folder,
+/// SKILL.md text): a command's output that holds a skill's frontmatter is a read of that skill.
 #[derive(Debug, Default)]
-pub struct Reader;
+pub struct Reader {
+    skills: Vec<(String, String)>,
+    /// Whether a command finished since the last model request was counted: the next item the model
+    /// produces comes from a new request.
+    tool_output_pending: bool,
+    requests: u32,
+}
+
+impl Reader {
+    pub fn new(skills: Vec<(String, String)>) -> Reader {
+        let skills = skills
+            .into_iter()
+            .map(|(folder, text)| (folder, signature_of(&text)))
+            .filter(|(_, signature)| !signature.trim().is_empty())
+            .collect();
+        Reader {
+            skills,
+            ..Reader::default()
+        }
+    }
+
+    fn model_item(&mut self, events: &mut Vec<StreamEvent>) {
+        if self.requests == 0 || self.tool_output_pending {
+            self.requests += 1;
+            self.tool_output_pending = false;
+            events.push(StreamEvent::Request(Usage::default()));
+        }
+    }
+}
+
+/// What identifies a SKILL.md in a command's output: its frontmatter block (else its first 512 bytes).
+fn signature_of(text: &str) -> String {
+    let text = text.replace("\r\n", "\n");
+    if let Some(rest) = text.strip_prefix("---\n") {
+        if let Some(end) = rest.find("\n---") {
+            return text[..end + 4 + 4].to_string();
+        }
+    }
+    text.chars().take(512).collect()
+}
 
 impl StreamReader for Reader {
     fn read_line(&mut self, line: &str) -> Vec<StreamEvent> {
@@ -99,19 +185,48 @@ impl StreamReader for Reader {
             .and_then(Value::as_str)
             .unwrap_or_default()
         {
-            "item.started" | "item.completed" => {
+            kind @ ("item.started" | "item.completed") => {
                 let item = event.get("item").unwrap_or(&Value::Null);
-                if item.get("type").and_then(Value::as_str) == Some("command_execution") {
-                    let command = item
-                        .get("command")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default();
-                    if let Some(folder) = read_skill(command) {
-                        events.push(StreamEvent::SkillUsed {
-                            folder,
-                            how: Detection::ReadSkillFile,
+                match item.get("type").and_then(Value::as_str).unwrap_or_default() {
+                    "command_execution" => {
+                        if kind == "item.started" {
+                            self.model_item(&mut events);
+                        }
+                        let command = item
+                            .get("command")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default();
+                        let output = item
+                            .get("aggregated_output")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default();
+                        let folder = read_skill(command).or_else(|| {
+                            self.skills
+                                .iter()
+                                .find(|(_, signature)| {
+                                    output.replace("\r\n", "\n").contains(signature.as_str())
+                                })
+                                .map(|(folder, _)| folder.clone())
                         });
+                        if let Some(folder) = folder {
+                            events.push(StreamEvent::SkillUsed {
+                                folder,
+                                how: Detection::ReadSkillFile,
+                            });
+                        }
+                        if kind == "item.completed" {
+                            self.tool_output_pending = true;
+                            events.push(StreamEvent::ToolFinished);
+                        }
                     }
+                    "error" => {
+                        if let Some(message) = item.get("message").and_then(Value::as_str) {
+                            events.push(StreamEvent::Notice(message.to_string()));
+                        }
+                    }
+                    // Reasoning and messages come from the model's answer.
+                    "reasoning" | "agent_message" => self.model_item(&mut events),
+                    _ => {}
                 }
             }
             "turn.completed" => {
@@ -122,7 +237,7 @@ impl StreamReader for Reader {
                         .and_then(Value::as_u64)
                         .unwrap_or(0)
                 };
-                events.push(StreamEvent::Request(Usage {
+                events.push(StreamEvent::Usage(Usage {
                     input_tokens: count("input_tokens"),
                     output_tokens: count("output_tokens"),
                 }));
@@ -131,10 +246,14 @@ impl StreamReader for Reader {
                     cost_usd: None,
                 });
             }
-            "turn.failed" | "error" => {
+            "turn.failed" => {
+                if self.requests == 0 {
+                    // The request was made (and failed): it counts.
+                    self.requests = 1;
+                    events.push(StreamEvent::Request(Usage::default()));
+                }
                 let message = event
                     .pointer("/error/message")
-                    .or_else(|| event.get("message"))
                     .and_then(Value::as_str)
                     .unwrap_or("the turn failed");
                 events.push(StreamEvent::Finished {
@@ -142,16 +261,176 @@ impl StreamReader for Reader {
                     cost_usd: None,
                 });
             }
+            "error" => {
+                if let Some(message) = event.get("message").and_then(Value::as_str) {
+                    events.push(StreamEvent::Notice(message.to_string()));
+                }
+            }
             _ => {}
         }
         events
     }
 }
 
-/// The skill folder whose SKILL.md a shell command names.
+/// The skill folder whose SKILL.md a shell command names (`…/<folder>/SKILL.md`, in any skills folder:
+/// the project's, HOME's or Codex's own).
 fn read_skill(command: &str) -> Option<String> {
     command
-        .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | ';' | '&' | '|' | '(' | ')'))
-        .find_map(|word| skill_folder_of(word, SKILLS_FOLDER))
-        .map(str::to_string)
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, '\'' | '"' | ';' | '&' | '|' | '(' | ')' | '<' | '>')
+        })
+        .find_map(|word| {
+            let folder = word.strip_suffix("/SKILL.md")?.rsplit('/').next()?;
+            (!folder.is_empty() && folder != "." && folder != "..").then(|| folder.to_string())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PDF: &str = "---\nname: pdf-forms\ndescription: Fill in, flatten and check PDF forms. Use when the user asks to fill or inspect a PDF form.\n---\n# pdf-forms\n\nSteps for pdf-forms.\n";
+
+    /// The events of a stream the real client printed (tests/fidelity/capture_codex_eval_streams.py).
+    fn events_of(case: &str) -> Vec<StreamEvent> {
+        let path = format!(
+            "{}/tests/fixtures/eval/codex/{case}.jsonl",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
+        let mut reader = Reader::new(vec![("pdf-forms".into(), PDF.into())]);
+        text.lines()
+            .flat_map(|line| reader.read_line(line))
+            .collect()
+    }
+
+    fn used(events: &[StreamEvent]) -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|event| match event {
+                StreamEvent::SkillUsed { folder, .. } => Some(folder.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn requests(events: &[StreamEvent]) -> usize {
+        events
+            .iter()
+            .filter(|event| matches!(event, StreamEvent::Request(_)))
+            .count()
+    }
+
+    fn failed(events: &[StreamEvent]) -> Option<String> {
+        events.iter().find_map(|event| match event {
+            StreamEvent::Finished { error, .. } => Some(error.clone().unwrap_or_default()),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn every_way_of_reading_the_skill_file_is_a_use_of_the_skill() {
+        for case in [
+            "read-relative",
+            "read-absolute",
+            "read-cat-absolute",
+            "read-with-reasoning",
+            "read-relative-exec-command",
+        ] {
+            let events = events_of(case);
+            assert_eq!(
+                used(&events).first().map(String::as_str),
+                Some("pdf-forms"),
+                "{case}"
+            );
+            assert_eq!(requests(&events), 2, "{case}");
+            assert_eq!(failed(&events), Some(String::new()), "{case}");
+        }
+        // Inside the skill's folder the command names no path: the output is the file's text.
+        assert_eq!(
+            used(&events_of("read-in-workdir"))
+                .first()
+                .map(String::as_str),
+            Some("pdf-forms")
+        );
+    }
+
+    #[test]
+    fn the_first_skill_read_comes_first_and_a_listing_is_not_a_read() {
+        assert_eq!(
+            used(&events_of("read-other-skill")),
+            ["release-notes", "release-notes"]
+        );
+        assert_eq!(
+            used(&events_of("read-both-skills"))
+                .first()
+                .map(String::as_str),
+            Some("pdf-forms")
+        );
+        let list_then_read = events_of("list-then-read");
+        assert_eq!(
+            used(&list_then_read).first().map(String::as_str),
+            Some("pdf-forms")
+        );
+        assert_eq!(requests(&list_then_read), 3);
+    }
+
+    #[test]
+    fn a_plain_answer_uses_no_skill_and_reports_its_tokens() {
+        let events = events_of("plain-answer");
+        assert!(used(&events).is_empty());
+        assert_eq!(requests(&events), 1);
+        assert!(events
+            .iter()
+            .any(|event| matches!(event, StreamEvent::Usage(usage) if usage.input_tokens > 0)));
+    }
+
+    #[test]
+    fn failures_end_the_run_with_the_client_s_message_and_retries_do_not() {
+        for case in ["server-error-500", "rate-limited-429", "bad-request-400"] {
+            let events = events_of(case);
+            assert!(
+                failed(&events).is_some_and(|message| !message.is_empty()),
+                "{case}"
+            );
+            assert_eq!(requests(&events), 1, "{case}");
+        }
+        let recovered = events_of("server-error-then-answer");
+        assert_eq!(failed(&recovered), Some(String::new()));
+        assert!(recovered
+            .iter()
+            .any(|event| matches!(event, StreamEvent::Notice(_))));
+        // No answer at all: the stream stops before the turn ends; the caller's timeout decides.
+        assert_eq!(failed(&events_of("no-answer")), None);
+    }
+
+    #[test]
+    fn provider_keys_are_passed_on_and_nothing_else() {
+        let config = vec![
+            "model_provider=\"fake\"".to_string(),
+            "model_providers.fake.env_key=\"FAKE_API_KEY\"".to_string(),
+        ];
+        let keys = provider_key_variables(&config);
+        assert_eq!(keys, ["FAKE_API_KEY"]);
+        let caller: Vec<(OsString, OsString)> = [
+            ("FAKE_API_KEY", "k"),
+            ("CODEX_HOME", "/home/me/.codex"),
+            ("OTHER", "x"),
+        ]
+        .map(|(name, value)| (OsString::from(name), OsString::from(value)))
+        .to_vec();
+        let environment = environment(
+            &caller,
+            Path::new("/s/home"),
+            Path::new("/s/codex-home"),
+            Path::new("/s/tmp"),
+            &keys,
+        );
+        assert!(environment.contains(&("FAKE_API_KEY".into(), "k".into())));
+        assert!(environment.contains(&("CODEX_HOME".into(), "/s/codex-home".into())));
+        assert!(!environment
+            .iter()
+            .any(|(name, value)| name == "OTHER" || value == "/home/me/.codex"));
+        assert_eq!(arguments(&config).last(), Some(&OsString::from("-")));
+    }
 }
