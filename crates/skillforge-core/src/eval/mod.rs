@@ -735,7 +735,11 @@ impl Prepared {
             .collect();
         let mut summaries = vec![summary(None, queries.iter())];
         if self.halves.is_some() {
-            for half in [Half::Train, Half::Test] {
+            // A half with no query (one half run alone) has nothing to say.
+            for half in [Half::Train, Half::Test]
+                .into_iter()
+                .filter(|half| queries.iter().any(|query| query.half == Some(*half)))
+            {
                 summaries.push(summary(
                     Some(half),
                     queries.iter().filter(|query| query.half == Some(half)),
@@ -1003,4 +1007,109 @@ fn skill_metrics(skill: &str, queries: &[QueryOutcome]) -> Vec<SkillMetrics> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(result: RunResult) -> RunOutcome {
+        RunOutcome {
+            result,
+            requests: 1,
+            usage: Usage::default(),
+            cost_usd: 0.0,
+            cost_from_client: false,
+        }
+    }
+
+    fn fired(name: &str) -> RunOutcome {
+        run(RunResult::Skill {
+            name: name.into(),
+            how: Detection::SkillTool,
+        })
+    }
+
+    fn case(expect: Expect) -> Case {
+        Case {
+            query: "q".into(),
+            expect,
+        }
+    }
+
+    #[test]
+    fn a_query_counts_its_completed_runs_only() {
+        let runs = vec![
+            fired("pdf"),
+            run(RunResult::NoSkill),
+            run(RunResult::TimedOut),
+            fired("sql"),
+        ];
+        let outcome = query_outcome(&case(Expect::This), None, runs, "pdf", 4);
+        assert_eq!(
+            (outcome.completed, outcome.triggered, outcome.passed),
+            (3, 1, 1)
+        );
+        assert!(outcome.pass_at_k && !outcome.pass_all_k);
+        assert_eq!(
+            outcome.other_skills,
+            vec![FiredCount {
+                name: "sql".into(),
+                runs: 1
+            }]
+        );
+        // All runs right, but one of the K was never made: not pass^k.
+        let short = query_outcome(
+            &case(Expect::NotThis),
+            None,
+            vec![run(RunResult::NoSkill)],
+            "pdf",
+            2,
+        );
+        assert!(short.pass_at_k && !short.pass_all_k);
+    }
+
+    #[test]
+    fn precision_and_recall_count_another_skill_only_where_the_query_says_which_was_right() {
+        let queries = vec![
+            query_outcome(
+                &case(Expect::This),
+                None,
+                vec![fired("pdf"), run(RunResult::NoSkill)],
+                "pdf",
+                2,
+            ),
+            query_outcome(
+                &case(Expect::Nothing),
+                None,
+                vec![fired("pdf"), fired("sql")],
+                "pdf",
+                2,
+            ),
+            query_outcome(&case(Expect::NotThis), None, vec![fired("sql")], "pdf", 1),
+            query_outcome(
+                &case(Expect::Other("sql".into())),
+                None,
+                vec![fired("sql"), fired("pdf")],
+                "pdf",
+                2,
+            ),
+        ];
+        let metrics = skill_metrics("pdf", &queries);
+        let of = |name: &str| {
+            metrics
+                .iter()
+                .find(|metric| metric.name == name)
+                .map(|m| (m.true_positives, m.false_positives, m.false_negatives))
+        };
+        assert_eq!(of("pdf"), Some((1, 2, 1)));
+        // sql: right once (expected and used), wrong once (a "no skill" query), missed once; the bare
+        // `should_trigger: false` query says nothing about sql.
+        assert_eq!(of("sql"), Some((1, 1, 1)));
+        let summary = summary(None, queries.iter());
+        assert_eq!(summary.queries, 4);
+        // Each query is judged on the skill under test: every one was right at least once.
+        assert!((summary.pass_at_k - 1.0).abs() < 1e-9);
+        assert!((summary.pass_all_k - 0.25).abs() < 1e-9);
+    }
 }
