@@ -40,7 +40,7 @@ from fake_responses import FakeResponses, Hang, HttpError, ReadFile, RunCommand,
 from scripted_anthropic import ERROR, HANG, READ, SKILL, TEXT, ScriptedAnthropic  # noqa: E402
 
 SUITE = "eval fidelity"
-MIN_CASES = 59
+MIN_CASES = 60
 
 def write_skill(root: Path, folder: str, name: str, description: str, body: str = "Body.\n") -> None:
     (root / folder).mkdir(parents=True, exist_ok=True)
@@ -122,6 +122,18 @@ class Harness:
         return alive + folders
 
 
+def check_isolation(results: Results, label: str, bodies: list[str], run, key: bytes) -> None:
+    """The decoy skill in skillforge's own HOME never reaches the client; every request lists the workspace's
+    skills (the nested competitor too); the credential is in neither the report nor the progress."""
+    results.check(f"{label}: no request carries the decoy skill", [False] * len(bodies),
+                  ["DECOY" in body for body in bodies])
+    results.check(f"{label}: every request lists the workspace's skill", [True] * len(bodies),
+                  ["Fill and merge PDF forms." in body for body in bodies])
+    results.check(f"{label}: the competitor in a nested folder is installed too", [True] * len(bodies),
+                  ["Draw charts from tables." in body for body in bodies])
+    results.check(f"{label}: the credential is not in the output", False, key in run.stdout + run.stderr)
+
+
 def report_of(run: subprocess.CompletedProcess, results: Results, label: str) -> dict | None:
     try:
         return json.loads(run.stdout)
@@ -198,16 +210,8 @@ def claude_cases(harness: Harness, results: Results, only: list[str]) -> None:
             )
             results.check("claude detection: sql counted as expected and used", (1, 0, 0),
                           tuple(metrics["sql"][k] for k in ("true_positives", "false_positives", "false_negatives")))
-            # Isolation: the decoy in skillforge's own HOME never reaches the client.
-            bodies = [json.dumps(body) for body in turns]
-            results.check("isolation: no request carries the decoy skill", [False] * len(bodies),
-                          ["DECOY" in body for body in bodies])
-            results.check("isolation: every request lists the workspace's skill", [True] * len(bodies),
-                          ["Fill and merge PDF forms." in body for body in bodies])
-            results.check("isolation: the competitor in a nested folder is installed too", [True] * len(bodies),
-                          ["Draw charts from tables." in body for body in bodies])
-            results.check("isolation: the credential is not in the report", False,
-                          b"dummy-key-never-written" in run.stdout + run.stderr)
+            check_isolation(results, "isolation (claude)", [json.dumps(body) for body in turns], run,
+                            b"dummy-key-never-written")
             results.check("claude detection: nothing left behind", [], harness.left_behind())
 
     if wanted("claude text"):
@@ -394,12 +398,7 @@ def codex_cases(harness: Harness, results: Results, only: list[str]) -> None:
                           [q["runs"][0]["requests"] for q in report["queries"]])
             results.check("codex detection: the query went whole, dashes and all", True,
                           rows[4]["query"] in queries_seen)
-            results.check("isolation (codex): no request carries the decoy skill", [False] * len(bodies),
-                          ["DECOY" in body for body in bodies])
-            results.check("isolation (codex): every request lists the workspace's skill", [True] * len(bodies),
-                          ["Fill and merge PDF forms." in body for body in bodies])
-            results.check("isolation (codex): the key is not in the report", False,
-                          b"fake-key-never-written" in run.stdout + run.stderr)
+            check_isolation(results, "isolation (codex)", bodies, run, b"fake-key-never-written")
             results.check("codex detection: nothing left behind", [], harness.left_behind())
 
     if wanted("codex runs"):

@@ -17,6 +17,7 @@ use skillforge_core::eval::{
 };
 use skillforge_core::fs::read::{input_text, Limit};
 
+use super::triggers::{percent, write_metrics};
 use crate::exit::Exit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -318,10 +319,6 @@ fn describe(result: &RunResult) -> String {
     }
 }
 
-fn percent(value: Option<f64>) -> String {
-    value.map_or_else(|| "—".to_string(), |v| format!("{:.0}%", v * 100.0))
-}
-
 fn write_text(out: &mut impl Write, report: &EvalReport) -> std::io::Result<()> {
     let skill = &report.plan.skill;
     let k = report.plan.runs_per_query;
@@ -397,18 +394,7 @@ fn write_text(out: &mut impl Write, report: &EvalReport) -> std::io::Result<()> 
         )?;
     }
     writeln!(out, "skills:")?;
-    for metrics in &report.skills {
-        writeln!(
-            out,
-            "  {}: precision {}, recall {} ({} hit, {} wrong, {} missed)",
-            metrics.name,
-            percent(metrics.precision),
-            percent(metrics.recall),
-            metrics.true_positives,
-            metrics.false_positives,
-            metrics.false_negatives
-        )?;
-    }
+    write_metrics(out, &report.skills)?;
     writeln!(
         out,
         "{} runs, {} model requests, {}",

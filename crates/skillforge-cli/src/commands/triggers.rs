@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::ValueEnum;
 use skillforge_core::agent::router::DEFAULT_THRESHOLD;
-use skillforge_core::agent::triggers::{analyze, parse_queries, TriggerReport};
+use skillforge_core::agent::triggers::{analyze, parse_queries, SkillMetrics, TriggerReport};
 use skillforge_core::agent::{router_documents, Dialect};
 use skillforge_core::clients::nagents::discovery::DirectoryOptions;
 use skillforge_core::fs::read::{input_text, Limit};
@@ -78,8 +78,25 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     Ok(Exit::findings_if(report.misrouted() > 0))
 }
 
-fn percent(value: Option<f64>) -> String {
+pub(super) fn percent(value: Option<f64>) -> String {
     value.map_or_else(|| "—".to_string(), |v| format!("{:.0}%", v * 100.0))
+}
+
+/// One line per skill: precision, recall and the counts they come from.
+pub(super) fn write_metrics(out: &mut impl Write, skills: &[SkillMetrics]) -> std::io::Result<()> {
+    for skill in skills {
+        writeln!(
+            out,
+            "  {}: precision {}, recall {} ({} hit, {} wrong, {} missed)",
+            skill.name,
+            percent(skill.precision),
+            percent(skill.recall),
+            skill.true_positives,
+            skill.false_positives,
+            skill.false_negatives
+        )?;
+    }
+    Ok(())
 }
 
 fn write_text(out: &mut impl Write, report: &TriggerReport) -> std::io::Result<()> {
@@ -104,18 +121,7 @@ fn write_text(out: &mut impl Write, report: &TriggerReport) -> std::io::Result<(
         }
     }
     writeln!(out, "\nskills:")?;
-    for skill in &report.skills {
-        writeln!(
-            out,
-            "  {}: precision {}, recall {} ({} hit, {} wrong, {} missed)",
-            skill.name,
-            percent(skill.precision),
-            percent(skill.recall),
-            skill.true_positives,
-            skill.false_positives,
-            skill.false_negatives
-        )?;
-    }
+    write_metrics(out, &report.skills)?;
     if !report.competing.is_empty() {
         writeln!(out, "\ncompeting descriptions:")?;
         for pair in &report.competing {

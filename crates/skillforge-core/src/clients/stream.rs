@@ -65,6 +65,31 @@ pub fn skill_folder_of<'a>(path: &'a str, skills_folder: &str) -> Option<&'a str
     (file == "SKILL.md" && !folder.is_empty()).then_some(folder)
 }
 
+/// Reading the streams the real clients printed (`tests/fixtures/eval/<client>/<case>.jsonl`).
+#[cfg(test)]
+pub(crate) mod recorded {
+    use super::{StreamEvent, StreamReader};
+
+    /// The events `reader` makes of the recorded stream `case` of `client`.
+    pub fn events_of(client: &str, case: &str, mut reader: impl StreamReader) -> Vec<StreamEvent> {
+        let path = format!(
+            "{}/tests/fixtures/eval/{client}/{case}.jsonl",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
+        text.lines()
+            .flat_map(|line| reader.read_line(line))
+            .collect()
+    }
+
+    pub fn requests(events: &[StreamEvent]) -> usize {
+        events
+            .iter()
+            .filter(|event| matches!(event, StreamEvent::Request(_)))
+            .count()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -241,25 +241,12 @@ fn finished(event: &Value) -> StreamEvent {
 mod tests {
     use super::*;
 
-    /// The events of a stream the real client printed (tests/fidelity/capture_claude_eval_streams.py).
+    /// The events of a stream the real client printed
+    /// (tests/fidelity/capture_claude_eval_streams.py).
     fn events_of(case: &str) -> Vec<StreamEvent> {
-        let path = format!(
-            "{}/tests/fixtures/eval/claude-code/{case}.jsonl",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
-        let mut reader = Reader::default();
-        text.lines()
-            .flat_map(|line| reader.read_line(line))
-            .collect()
+        crate::clients::stream::recorded::events_of("claude-code", case, Reader::default())
     }
-
-    fn requests(events: &[StreamEvent]) -> usize {
-        events
-            .iter()
-            .filter(|event| matches!(event, StreamEvent::Request(_)))
-            .count()
-    }
+    use crate::clients::stream::recorded::requests;
 
     #[test]
     fn a_skill_tool_call_names_the_skill() {

@@ -291,18 +291,16 @@ mod tests {
 
     const PDF: &str = "---\nname: pdf-forms\ndescription: Fill in, flatten and check PDF forms. Use when the user asks to fill or inspect a PDF form.\n---\n# pdf-forms\n\nSteps for pdf-forms.\n";
 
-    /// The events of a stream the real client printed (tests/fidelity/capture_codex_eval_streams.py).
+    /// The events of a stream the real client printed
+    /// (tests/fidelity/capture_codex_eval_streams.py).
     fn events_of(case: &str) -> Vec<StreamEvent> {
-        let path = format!(
-            "{}/tests/fixtures/eval/codex/{case}.jsonl",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
-        let mut reader = Reader::new(vec![("pdf-forms".into(), PDF.into())]);
-        text.lines()
-            .flat_map(|line| reader.read_line(line))
-            .collect()
+        crate::clients::stream::recorded::events_of(
+            "codex",
+            case,
+            Reader::new(vec![("pdf-forms".into(), PDF.into())]),
+        )
     }
+    use crate::clients::stream::recorded::requests;
 
     fn used(events: &[StreamEvent]) -> Vec<String> {
         events
@@ -312,13 +310,6 @@ mod tests {
                 _ => None,
             })
             .collect()
-    }
-
-    fn requests(events: &[StreamEvent]) -> usize {
-        events
-            .iter()
-            .filter(|event| matches!(event, StreamEvent::Request(_)))
-            .count()
     }
 
     fn failed(events: &[StreamEvent]) -> Option<String> {
