@@ -96,7 +96,9 @@ async function openTriggerTests(browser) {
 /** Replaces the table's rows with `rows` ({query, expected}). */
 async function enterRows(browser, rows) {
   while ((await browser.$$('[data-testid="trigger-row"]')).length > 1) {
-    await browser.$('[data-testid="trigger-row"] button[aria-label^="Remove query"]').click();
+    const remove = browser.$('[data-testid="trigger-row"] button[aria-label^="Remove query"]');
+    await remove.scrollIntoView({ block: "center" });
+    await remove.click();
   }
   for (let index = 0; index < rows.length; index++) {
     if (index > 0) await browser.$('[data-testid="trigger-add"]').click();
@@ -146,6 +148,7 @@ describe("trigger tests on the real Claude Code", { timeout: 600_000 }, () => {
   let endpoint;
   let pids;
   let tmp;
+  let wrapper;
 
   before(async () => {
     const claude = claudeBinary();
@@ -155,7 +158,7 @@ describe("trigger tests on the real Claude Code", { timeout: 600_000 }, () => {
     await mkdir(tmp);
     // Every client process the app starts records its PID (= its process group: the engine starts each run in a
     // group of its own) before becoming the real Claude Code.
-    const wrapper = path.join(scratch, "claude-recording");
+    wrapper = path.join(scratch, "claude-recording");
     await writeFile(wrapper, `#!/bin/sh\necho $$ >> "${pids}"\nexec "${claude}" "$@"\n`, { mode: 0o755 });
     const script = Object.fromEntries(ROWS.map((row) => [row.query, [row.action]]));
     script[HANGING] = [["hang"]];
@@ -192,6 +195,9 @@ describe("trigger tests on the real Claude Code", { timeout: 600_000 }, () => {
       (rows) => rows.length === ROWS.length && rows.every((row) => row.predicted !== ""),
     );
 
+    // The panel shows the program the settings name.
+    await browser.$('[data-testid="real-programs-toggle"]').click();
+    assert.equal(await browser.$('[data-testid="real-claude-bin"]').getValue(), wrapper);
     await browser.$('[data-testid="real-run-claude"]').click();
     await waitFor(browser, "the estimate", () => browser.$('[data-testid="real-plan"]').isExisting(), Boolean, { timeout: 90_000 });
     assert.equal(await textOf(browser, "real-plan-runs"), `${ROWS.length} queries × 1 = ${ROWS.length}`);
@@ -251,6 +257,7 @@ describe("trigger tests on the real Claude Code", { timeout: 600_000 }, () => {
 
   it("cancels a run the service never answers, says so, and leaves no client process behind", async () => {
     await enterRows(browser, [{ query: HANGING, expected: SKILL }]);
+    await browser.$('[data-testid="real-run-claude"]').scrollIntoView({ block: "center" });
     await browser.$('[data-testid="real-run-claude"]').click();
     await waitFor(browser, "the estimate", () => browser.$('[data-testid="real-confirm"]').isExisting(), Boolean, { timeout: 90_000 });
     await browser.$('[data-testid="real-confirm"]').click();
