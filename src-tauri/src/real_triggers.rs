@@ -44,7 +44,7 @@ pub enum RealTriggerEvent {
         outcome: RunOutcome,
     },
     /// The eval ended: every run made, or stopped (cancelled) with the runs made so far.
-    Done { report: EvalReport },
+    Done { report: Box<EvalReport> },
     /// The eval could not go on.
     Failed { error: AppError },
 }
@@ -234,7 +234,9 @@ pub fn run_in_background(
         .await;
         drop(running);
         emit(match report {
-            Ok(report) => RealTriggerEvent::Done { report },
+            Ok(report) => RealTriggerEvent::Done {
+                report: Box::new(report),
+            },
             Err(error) => RealTriggerEvent::Failed {
                 error: AppError::internal(format!("the runs stopped unexpectedly: {error}")),
             },
@@ -353,13 +355,21 @@ mod tests {
         let runs = Arc::new(RealTriggerRuns::default());
         assert!(!runs.cancel(), "nothing to cancel");
         let (running, cancel) = RealTriggerRuns::begin(&runs).expect("the first starts");
-        let refused = RealTriggerRuns::begin(&runs).err().expect("the second is refused");
+        let refused = RealTriggerRuns::begin(&runs)
+            .err()
+            .expect("the second is refused");
         assert!(refused.message.contains("already going"), "{refused:?}");
         assert!(runs.cancel());
-        assert!(cancel.load(Ordering::Relaxed), "cancel reaches the run's flag");
+        assert!(
+            cancel.load(Ordering::Relaxed),
+            "cancel reaches the run's flag"
+        );
         drop(running);
         let (_again, fresh) = RealTriggerRuns::begin(&runs).expect("free again");
-        assert!(!fresh.load(Ordering::Relaxed), "a new eval is not born cancelled");
+        assert!(
+            !fresh.load(Ordering::Relaxed),
+            "a new eval is not born cancelled"
+        );
     }
 
     fn workspace_with_skill() -> (tempfile::TempDir, Workspace, String) {
@@ -400,19 +410,20 @@ mod tests {
             &ClientPrograms::default(),
             request(&path, Some(&missing)),
         )
-        .err()
-        .expect("refused");
+        .expect_err("refused");
         assert_eq!(error.code, ErrorCode::ClientMissing);
         assert!(error.message.contains(&missing), "{}", error.message);
-        assert!(error.message.contains("Client programs"), "{}", error.message);
+        assert!(
+            error.message.contains("Client programs"),
+            "{}",
+            error.message
+        );
         // The saved setting is used when the panel gives none.
         let programs = ClientPrograms {
             claude_bin: Some(missing.clone()),
             codex_bin: None,
         };
-        let error = prepare(&workspace, &programs, request(&path, None))
-            .err()
-            .expect("refused");
+        let error = prepare(&workspace, &programs, request(&path, None)).expect_err("refused");
         assert!(error.message.contains(&missing), "{}", error.message);
     }
 
@@ -427,14 +438,11 @@ mod tests {
             &ClientPrograms::default(),
             request(&stranger.display().to_string(), None),
         )
-        .err()
-        .expect("refused");
+        .expect_err("refused");
         assert_eq!(error.code, ErrorCode::OutsideWorkspace);
         let mut blank = request(&path, None);
         blank.rows[0].query = "  ".into();
-        let error = prepare(&workspace, &ClientPrograms::default(), blank)
-            .err()
-            .expect("refused");
+        let error = prepare(&workspace, &ClientPrograms::default(), blank).expect_err("refused");
         assert_eq!(error.code, ErrorCode::InvalidInput);
     }
 }
