@@ -286,4 +286,25 @@ describe("trigger tests on the real Claude Code", { timeout: 600_000 }, () => {
     await reveal(browser, "real-totals");
     await screenshot(browser, "real-triggers-cancelled");
   });
+
+  it("says where to set the client program when the one set is not there, and keeps the setting", async () => {
+    const missing = path.join(scratch, "no-such-claude");
+    const field = browser.$('[data-testid="real-claude-bin"]');
+    await field.scrollIntoView({ block: "center" });
+    await field.setValue(missing);
+    // Leaving the field saves it.
+    await browser.keys("Tab");
+    const settings = path.join(scratch, "config", "ui-preferences.json");
+    await waitFor(browser, "the program in the settings file", () => readFile(settings, "utf8").then(JSON.parse), (saved) => saved.claude_bin === missing);
+    const before = (await endpoint.turns()).length;
+    await browser.$('[data-testid="real-run-claude"]').click();
+    const error = browser.$('[data-testid="real-error"]');
+    await waitFor(browser, "the refusal", () => error.isExisting(), Boolean);
+    assert.equal(await error.getAttribute("data-code"), "client_missing");
+    const message = await textOf(browser, "real-error");
+    assert.ok(message.startsWith(`${missing}: `), message);
+    assert.match(message, /under “Client programs” in the Trigger tests panel/);
+    assert.equal(await browser.$('[data-testid="real-plan"]').isExisting(), false);
+    assert.equal((await endpoint.turns()).length, before, "nothing was sent");
+  });
 });
