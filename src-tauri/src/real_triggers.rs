@@ -2,6 +2,7 @@
 //! runs on a background thread with an event per run and one with the report, and cancel. One eval at a
 //! time: a second start while one runs is refused.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -110,6 +111,7 @@ pub fn prepare(
     workspace: &Workspace,
     programs: &ClientPrograms,
     request: Request,
+    environment: Vec<(OsString, OsString)>,
 ) -> Result<Prepared, AppError> {
     if workspace.is_builtin() {
         return Err(AppError::invalid_input(
@@ -147,7 +149,7 @@ pub fn prepare(
             RealClient::Codex => 3,
         },
         client_config: Vec::new(),
-        environment: std::env::vars_os().collect(),
+        environment,
     };
     eval::prepare(&roots, &skill, cases, None, settings).map_err(eval_error)
 }
@@ -188,6 +190,13 @@ fn eval_error(error: EvalError) -> AppError {
             message: format!(
                 "{}: {problem}; correct the program under “Client programs” in the Trigger tests panel",
                 path.display()
+            ),
+        },
+        EvalError::NoCredentials { label, hint } => AppError {
+            code: ErrorCode::NoCredentials,
+            message: format!(
+                "no credentials for {label} in Skillforge's environment: {hint}. Start Skillforge from a \
+                 shell where the variable is set"
             ),
         },
         EvalError::NoRuns => AppError::invalid_input("runs per query must be at least 1"),
@@ -269,7 +278,13 @@ pub async fn plan_real_triggers(
     };
     blocking(move || {
         let programs = preferences.client_programs().programs;
-        Ok(prepare(&workspace, &programs, request)?.plan)
+        Ok(prepare(
+            &workspace,
+            &programs,
+            request,
+            std::env::vars_os().collect(),
+        )?
+        .plan)
     })
     .await
 }
@@ -302,7 +317,12 @@ pub async fn start_real_triggers(
     };
     let prepared = blocking(move || {
         let programs = preferences.client_programs().programs;
-        prepare(&workspace, &programs, request)
+        prepare(
+            &workspace,
+            &programs,
+            request,
+            std::env::vars_os().collect(),
+        )
     })
     .await?;
     let plan = prepared.plan.clone();
@@ -409,6 +429,7 @@ mod tests {
             &workspace,
             &ClientPrograms::default(),
             request(&path, Some(&missing)),
+            Vec::new(),
         )
         .expect_err("refused");
         assert_eq!(error.code, ErrorCode::ClientMissing);
@@ -423,8 +444,41 @@ mod tests {
             claude_bin: Some(missing.clone()),
             codex_bin: None,
         };
-        let error = prepare(&workspace, &programs, request(&path, None)).expect_err("refused");
+        let error =
+            prepare(&workspace, &programs, request(&path, None), Vec::new()).expect_err("refused");
         assert!(error.message.contains(&missing), "{}", error.message);
+    }
+
+    #[test]
+    fn an_environment_without_credentials_is_refused_before_anything_runs() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let (dir, workspace, path) = workspace_with_skill();
+        // Only its presence is checked before the credentials: it is never run.
+        let program = dir.path().join("claude");
+        std::fs::write(&program, "#!/bin/sh\nexit 1\n").expect("write");
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let environment = vec![
+            (OsString::from("PATH"), OsString::from("/usr/bin:/bin")),
+            (OsString::from("ANTHROPIC_API_KEY"), OsString::new()),
+        ];
+        let error = prepare(
+            &workspace,
+            &ClientPrograms::default(),
+            request(&path, Some(&program.display().to_string())),
+            environment,
+        )
+        .expect_err("refused");
+        assert_eq!(error.code, ErrorCode::NoCredentials);
+        assert!(
+            error.message.contains("ANTHROPIC_API_KEY"),
+            "{}",
+            error.message
+        );
+        assert!(
+            error.message.contains("Skillforge's environment"),
+            "{}",
+            error.message
+        );
     }
 
     #[test]
@@ -437,12 +491,14 @@ mod tests {
             &workspace,
             &ClientPrograms::default(),
             request(&stranger.display().to_string(), None),
+            Vec::new(),
         )
         .expect_err("refused");
         assert_eq!(error.code, ErrorCode::OutsideWorkspace);
         let mut blank = request(&path, None);
         blank.rows[0].query = "  ".into();
-        let error = prepare(&workspace, &ClientPrograms::default(), blank).expect_err("refused");
+        let error = prepare(&workspace, &ClientPrograms::default(), blank, Vec::new())
+            .expect_err("refused");
         assert_eq!(error.code, ErrorCode::InvalidInput);
     }
 }
