@@ -163,10 +163,19 @@ pub fn run() {
             app.manage(Arc::new(preferences));
             Ok(())
         })
-        .run(tauri::generate_context!());
-    if let Err(error) = result {
-        eprintln!("skillforge-app: {error}");
-        std::process::exit(1);
+        .build(tauri::generate_context!());
+    match result {
+        Ok(app) => app.run(|app, event| {
+            if let tauri::RunEvent::Exit = event {
+                // A run on a real client ends with the app: its client process is stopped, not left behind.
+                app.state::<Arc<real_triggers::RealTriggerRuns>>()
+                    .stop_and_wait(std::time::Duration::from_secs(10));
+            }
+        }),
+        Err(error) => {
+            eprintln!("skillforge-app: {error}");
+            std::process::exit(1);
+        }
     }
 }
 

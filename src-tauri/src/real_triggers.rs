@@ -88,6 +88,25 @@ impl RealTriggerRuns {
     }
 }
 
+impl RealTriggerRuns {
+    /// Cancels the eval in progress and waits, at most `patience`, until it has stopped its client
+    /// process; true when none runs any more.
+    pub fn stop_and_wait(&self, patience: Duration) -> bool {
+        self.cancel();
+        let deadline = std::time::Instant::now() + patience;
+        loop {
+            let idle = self
+                .current
+                .lock()
+                .map_or(true, |current| current.is_none());
+            if idle || std::time::Instant::now() >= deadline {
+                return idle;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
 impl Drop for Running {
     fn drop(&mut self) {
         if let Ok(mut current) = self.0.current.lock() {
@@ -389,6 +408,27 @@ mod tests {
         assert!(
             !fresh.load(Ordering::Relaxed),
             "a new eval is not born cancelled"
+        );
+    }
+
+    #[test]
+    fn leaving_waits_for_the_eval_to_stop() {
+        let runs = Arc::new(RealTriggerRuns::default());
+        assert!(runs.stop_and_wait(Duration::from_secs(1)), "nothing runs");
+        let (running, cancel) = RealTriggerRuns::begin(&runs).expect("starts");
+        // The eval's thread stops once it sees the cancel.
+        let eval = std::thread::spawn(move || {
+            while !cancel.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            drop(running);
+        });
+        assert!(runs.stop_and_wait(Duration::from_secs(30)));
+        eval.join().expect("the eval's thread");
+        let (_held, _) = RealTriggerRuns::begin(&runs).expect("starts");
+        assert!(
+            !runs.stop_and_wait(Duration::from_millis(50)),
+            "one that does not stop is reported"
         );
     }
 
