@@ -307,4 +307,30 @@ describe("trigger tests on the real Claude Code", { timeout: 600_000 }, () => {
     assert.equal(await browser.$('[data-testid="real-plan"]').isExisting(), false);
     assert.equal((await endpoint.turns()).length, before, "nothing was sent");
   });
+
+  // Closing the last window through WebDriver ends the app without its exit event, as a crash or a kill would: the
+  // client must not go on waiting for the model service by itself. (Its run folder stays in the temporary folder.)
+  it("does not leave the client of a run in progress running when the app goes away", async () => {
+    const field = browser.$('[data-testid="real-claude-bin"]');
+    await field.setValue(wrapper);
+    await browser.keys("Tab");
+    const settings = path.join(scratch, "config", "ui-preferences.json");
+    await waitFor(browser, "the program in the settings file", () => readFile(settings, "utf8").then(JSON.parse), (saved) => saved.claude_bin === wrapper);
+    const hangingTurns = async () => (await endpoint.turns()).filter((turn) => turn.query === HANGING).length;
+    const before = await hangingTurns();
+    await browser.$('[data-testid="real-run-claude"]').click();
+    await waitFor(browser, "the estimate", () => browser.$('[data-testid="real-confirm"]').isExisting(), Boolean, { timeout: 90_000 });
+    await browser.$('[data-testid="real-confirm"]').click();
+    await waitFor(browser, "the hanging request at the endpoint", hangingTurns, (count) => count > before, { timeout: 120_000 });
+    const started = await clientsLeft(pids);
+    assert.equal(started.alive.length > 0, true, "the client waits on the endpoint");
+    await browser.closeWindow().catch(() => {});
+    const deadline = Date.now() + 30_000;
+    let left = started;
+    while (left.alive.length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      left = await clientsLeft(pids);
+    }
+    assert.deepEqual(left.alive, []);
+  });
 });
