@@ -432,6 +432,94 @@ mod tests {
         );
     }
 
+    /// A stand-in for `claude` that prints what the real Claude Code printed for a Skill tool call of
+    /// `pdf` (captured by tests/fidelity/capture_claude_eval_streams.py).
+    fn recorded_client(dir: &Path) -> String {
+        use std::os::unix::fs::PermissionsExt as _;
+        let stream = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../crates/skillforge-core/tests/fixtures/eval/claude-code/skill-tool.jsonl"
+        );
+        let program = dir.join("claude");
+        std::fs::write(
+            &program,
+            format!(
+                "#!/bin/sh\nif [ \"$1\" = --version ]; then echo '2.1.332 (Claude Code)'; exit 0; fi\n\
+                 cat >/dev/null\ncat '{stream}'\n"
+            ),
+        )
+        .expect("write");
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        program.display().to_string()
+    }
+
+    #[test]
+    fn each_run_is_told_as_it_starts_and_ends_and_the_report_comes_last() {
+        let (dir, workspace, path) = workspace_with_skill();
+        let program_dir = tempfile::tempdir().expect("temp dir");
+        let program = recorded_client(program_dir.path());
+        let environment = vec![
+            (OsString::from("PATH"), OsString::from("/usr/bin:/bin")),
+            (OsString::from("ANTHROPIC_API_KEY"), OsString::from("dummy")),
+        ];
+        let prepared = prepare(
+            &workspace,
+            &ClientPrograms::default(),
+            request(&path, Some(&program)),
+            environment,
+        )
+        .expect("prepared");
+        assert_eq!(prepared.plan.runs, 1);
+        let runs = Arc::new(RealTriggerRuns::default());
+        let (running, cancel) = RealTriggerRuns::begin(&runs).expect("starts");
+        let (sender, events) = std::sync::mpsc::channel();
+        let sender = Mutex::new(sender);
+        run_in_background(
+            prepared,
+            cancel,
+            running,
+            Arc::new(move |event| {
+                let _ = sender.lock().map(|sender| sender.send(event));
+            }),
+        );
+        let mut seen = Vec::new();
+        while let Ok(event) = events.recv_timeout(Duration::from_secs(120)) {
+            let last = matches!(
+                event,
+                RealTriggerEvent::Done { .. } | RealTriggerEvent::Failed { .. }
+            );
+            seen.push(event);
+            if last {
+                break;
+            }
+        }
+        let [RealTriggerEvent::Started {
+            number: 1,
+            total: 1,
+            query_index: 0,
+            query,
+        }, RealTriggerEvent::Finished { outcome, .. }, RealTriggerEvent::Done { report }] =
+            seen.as_slice()
+        else {
+            panic!("events: {seen:?}");
+        };
+        assert_eq!(query, "fill the form");
+        assert_eq!(
+            outcome.result,
+            eval::RunResult::Skill {
+                name: "pdf-tools".into(),
+                how: skillforge_core::clients::stream::Detection::SkillTool
+            }
+        );
+        assert_eq!(
+            (report.queries[0].triggered, report.queries[0].passed),
+            (1, 1)
+        );
+        // The slot is free by the time the report arrives.
+        assert!(RealTriggerRuns::begin(&runs).is_ok());
+        drop(dir);
+    }
+
     fn workspace_with_skill() -> (tempfile::TempDir, Workspace, String) {
         let dir = tempfile::tempdir().expect("temp dir");
         let skill = dir.path().join("pdf");
