@@ -10,6 +10,7 @@ mod export;
 mod files;
 mod launch;
 mod preferences;
+mod real_triggers;
 mod recent;
 mod rendering;
 mod state;
@@ -69,8 +70,16 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             files::create_link_target,
             files::rename_skill,
             files::search_workspace,
+            real_triggers::plan_real_triggers,
+            real_triggers::start_real_triggers,
+            real_triggers::cancel_real_triggers,
+            real_triggers::client_programs,
+            real_triggers::save_client_programs,
         ])
-        .events(collect_events![WorkspaceEvent])
+        .events(collect_events![
+            WorkspaceEvent,
+            real_triggers::RealTriggerEvent
+        ])
         // The router's default minimum score, so the UI starts where the CLI does.
         .constant(
             "ROUTER_THRESHOLD",
@@ -131,6 +140,7 @@ pub fn run() {
     let result = tauri::Builder::default()
         .manage(AppState::new(options.workspace))
         .manage(buffers::Buffers::default())
+        .manage(Arc::new(real_triggers::RealTriggerRuns::default()))
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
@@ -153,10 +163,19 @@ pub fn run() {
             app.manage(Arc::new(preferences));
             Ok(())
         })
-        .run(tauri::generate_context!());
-    if let Err(error) = result {
-        eprintln!("skillforge-app: {error}");
-        std::process::exit(1);
+        .build(tauri::generate_context!());
+    match result {
+        Ok(app) => app.run(|app, event| {
+            if let tauri::RunEvent::Exit = event {
+                // A run on a real client ends with the app: its client process is stopped, not left behind.
+                app.state::<Arc<real_triggers::RealTriggerRuns>>()
+                    .stop_and_wait(std::time::Duration::from_secs(10));
+            }
+        }),
+        Err(error) => {
+            eprintln!("skillforge-app: {error}");
+            std::process::exit(1);
+        }
     }
 }
 

@@ -1,5 +1,6 @@
-//! The window's own settings (colour theme, whether the welcome was dismissed), kept in the app's config dir
-//! beside the recent folders so the next start shows the window as the author left it.
+//! The window's own settings (colour theme, whether the welcome was dismissed) and where the real clients'
+//! programs are, kept in the app's config dir beside the recent folders so the next start shows the window as
+//! the author left it.
 //!
 //! A file that cannot be read or understood is never replaced silently: the settings fall back to the defaults
 //! and the answer says why, and a save over a file this app did not write is refused with that reason.
@@ -31,6 +32,34 @@ pub struct UiPreferences {
     /// The welcome view was dismissed: it is not shown at start any more (Help still opens it).
     #[serde(default)]
     pub welcome_dismissed: bool,
+}
+
+/// Where the real clients' programs are, when not on PATH (for trigger runs on Claude Code and Codex).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+pub struct ClientPrograms {
+    /// The `claude` program of Claude Code.
+    #[serde(default)]
+    pub claude_bin: Option<String>,
+    /// The `codex` program of Codex.
+    #[serde(default)]
+    pub codex_bin: Option<String>,
+}
+
+/// The client programs and why they may be unset instead of what was saved.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, specta::Type)]
+pub struct StoredClientPrograms {
+    pub programs: ClientPrograms,
+    /// What went wrong reading or writing the file, in words for the user.
+    pub problem: Option<String>,
+}
+
+/// The file: the window's settings and the client programs side by side, so saving one keeps the other.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct SettingsFile {
+    #[serde(flatten)]
+    window: UiPreferences,
+    #[serde(flatten)]
+    clients: ClientPrograms,
 }
 
 /// The settings and why they may be the defaults instead of what was saved.
@@ -74,8 +103,8 @@ impl PreferencesStore {
             return poisoned(UiPreferences::default());
         };
         match load(file) {
-            Ok(preferences) => StoredPreferences {
-                preferences,
+            Ok(settings) => StoredPreferences {
+                preferences: settings.window,
                 problem: None,
             },
             Err(problem) => StoredPreferences {
@@ -86,35 +115,77 @@ impl PreferencesStore {
     }
 
     pub fn save(&self, preferences: UiPreferences) -> StoredPreferences {
+        let problem = self.update(|settings| settings.window = preferences.clone());
+        StoredPreferences {
+            preferences,
+            problem,
+        }
+    }
+
+    /// Where the client programs were set, if anywhere.
+    pub fn client_programs(&self) -> StoredClientPrograms {
         let Some(file) = &self.file else {
-            return self.unavailable_answer(preferences);
+            return StoredClientPrograms {
+                programs: ClientPrograms::default(),
+                problem: self.unavailable_answer(UiPreferences::default()).problem,
+            };
         };
         let Ok(_guard) = self.lock.lock() else {
-            return poisoned(preferences);
+            return StoredClientPrograms {
+                programs: ClientPrograms::default(),
+                problem: poisoned(UiPreferences::default()).problem,
+            };
+        };
+        match load(file) {
+            Ok(settings) => StoredClientPrograms {
+                programs: settings.clients,
+                problem: None,
+            },
+            Err(problem) => StoredClientPrograms {
+                programs: ClientPrograms::default(),
+                problem: Some(problem),
+            },
+        }
+    }
+
+    /// Remembers where the client programs are; a blank path means "look on PATH".
+    pub fn save_client_programs(&self, programs: ClientPrograms) -> StoredClientPrograms {
+        let blank_is_none = |path: Option<String>| path.filter(|path| !path.trim().is_empty());
+        let programs = ClientPrograms {
+            claude_bin: blank_is_none(programs.claude_bin),
+            codex_bin: blank_is_none(programs.codex_bin),
+        };
+        let problem = self.update(|settings| settings.clients = programs.clone());
+        StoredClientPrograms { programs, problem }
+    }
+
+    /// Reads the file, changes it with `change` and writes it back; what went wrong, if anything.
+    fn update(&self, change: impl FnOnce(&mut SettingsFile)) -> Option<String> {
+        let Some(file) = &self.file else {
+            return self.unavailable_answer(UiPreferences::default()).problem;
+        };
+        let Ok(_guard) = self.lock.lock() else {
+            return poisoned(UiPreferences::default()).problem;
         };
         // A file the app cannot understand holds something the author may want: it is not written over.
-        if let Err(problem) = load(file) {
-            return StoredPreferences {
-                preferences,
-                problem: Some(format!("{problem}; the settings were not saved")),
-            };
-        }
-        let written = serde_json::to_vec_pretty(&preferences)
+        let mut settings = match load(file) {
+            Ok(settings) => settings,
+            Err(problem) => return Some(format!("{problem}; the settings were not saved")),
+        };
+        change(&mut settings);
+        let written = serde_json::to_vec_pretty(&settings)
             .map_err(|error| error.to_string())
             .and_then(|bytes| {
                 skillforge_core::fs::write::replace_file(file, &bytes)
                     .map(drop)
                     .map_err(|error| error.to_string())
             });
-        StoredPreferences {
-            preferences,
-            problem: written.err().map(|error| {
-                format!(
-                    "{}: the settings could not be saved ({error})",
-                    file.display()
-                )
-            }),
-        }
+        written.err().map(|error| {
+            format!(
+                "{}: the settings could not be saved ({error})",
+                file.display()
+            )
+        })
     }
 
     fn unavailable_answer(&self, preferences: UiPreferences) -> StoredPreferences {
@@ -135,11 +206,11 @@ fn poisoned(preferences: UiPreferences) -> StoredPreferences {
     }
 }
 
-fn load(file: &Path) -> Result<UiPreferences, String> {
+fn load(file: &Path) -> Result<SettingsFile, String> {
     use skillforge_core::fs::read::{input, Limit, ReadError};
     let bytes = match input(file, Limit::INPUT) {
         Ok(read) => read.bytes,
-        Err(error) if error.source == ReadError::NotFound => return Ok(UiPreferences::default()),
+        Err(error) if error.source == ReadError::NotFound => return Ok(SettingsFile::default()),
         Err(error) => {
             return Err(format!(
                 "{}: cannot be read ({})",
@@ -186,6 +257,36 @@ mod tests {
         });
         assert!(saved.problem.expect("a problem").contains("not saved"));
         assert_eq!(std::fs::read_to_string(&file).expect("read"), "{ not json");
+    }
+
+    #[test]
+    fn client_programs_and_window_settings_keep_each_other() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = PreferencesStore::in_dir(dir.path());
+        let chosen = UiPreferences {
+            theme: ThemeChoice::Dark,
+            welcome_dismissed: true,
+        };
+        assert_eq!(store.save(chosen.clone()).problem, None);
+        let programs = ClientPrograms {
+            claude_bin: Some("/opt/claude/bin/claude".into()),
+            codex_bin: Some("  ".into()),
+        };
+        let saved = store.save_client_programs(programs);
+        assert_eq!(saved.problem, None);
+        assert_eq!(saved.programs.codex_bin, None, "a blank path means PATH");
+        let again = PreferencesStore::in_dir(dir.path());
+        assert_eq!(again.read().preferences, chosen);
+        assert_eq!(
+            again.client_programs().programs.claude_bin.as_deref(),
+            Some("/opt/claude/bin/claude")
+        );
+        // Saving the window's settings keeps the programs.
+        again.save(UiPreferences::default());
+        assert_eq!(
+            again.client_programs().programs.claude_bin.as_deref(),
+            Some("/opt/claude/bin/claude")
+        );
     }
 
     #[test]

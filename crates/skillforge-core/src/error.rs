@@ -30,6 +30,10 @@ pub enum ErrorCode {
     InvalidInput,
     /// The workspace cannot be changed (the builtin skills are read-only).
     ReadOnly,
+    /// A real client's program is not installed where it was looked for (PATH or the path given).
+    ClientMissing,
+    /// The environment holds no credentials for the model service a real client calls.
+    NoCredentials,
     /// Something failed inside the program itself.
     Internal,
 }
@@ -132,6 +136,20 @@ impl Coded for crate::resources::ResourceError {
             | ResourceError::SkillFile(_)
             | ResourceError::InvalidSkillName(_)
             | ResourceError::NameNotUpdated { .. } => ErrorCode::InvalidInput,
+        }
+    }
+}
+
+impl Coded for crate::eval::EvalError {
+    fn code(&self) -> ErrorCode {
+        use crate::eval::EvalError;
+        match self {
+            EvalError::Workspace(error) => error.code(),
+            EvalError::Collect(_) | EvalError::Unreadable(_) => ErrorCode::Unreadable,
+            EvalError::NoSuchSkill { .. } => ErrorCode::NotFound,
+            EvalError::NameTwice { .. } | EvalError::NoRuns => ErrorCode::InvalidInput,
+            EvalError::NoClient { .. } | EvalError::BadClient { .. } => ErrorCode::ClientMissing,
+            EvalError::NoCredentials { .. } => ErrorCode::NoCredentials,
         }
     }
 }

@@ -1,6 +1,6 @@
 // Shared helpers for the e2e specs: start the app on a workspace, poll for a state, save screenshots.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -86,14 +86,30 @@ function defaultConfigDir() {
   return runConfigDir;
 }
 
+/** A shell word that stands for `text` exactly. */
+const shellQuote = (text) => `'${String(text).replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The app started with `env` added to its environment: tauri-driver starts the program it is given with its own
+ * environment, so a small script sets the variables and then becomes the app.
+ */
+function appWithEnvironment(env) {
+  const folder = mkdtempSync(path.join(tmpdir(), "skillforge-e2e-app-"));
+  const script = path.join(folder, "skillforge-app");
+  const exports = Object.entries(env).map(([name, value]) => `export ${name}=${shellQuote(value)}`);
+  writeFileSync(script, ["#!/bin/sh", ...exports, `exec ${shellQuote(required("E2E_APP"))} "$@"`, ""].join("\n"), { mode: 0o755 });
+  return script;
+}
+
 /**
  * Starts the real app through tauri-driver, opened on `workspace` (a folder, or a list of folders opened side by
  * side; none shows the builtin skills). `configDir` is where it keeps its settings (a folder private to this run
- * unless given).
+ * unless given); `env` holds variables added to the app's environment.
  */
-export async function launch(workspace, { configDir = defaultConfigDir() } = {}) {
+export async function launch(workspace, { configDir = defaultConfigDir(), env } = {}) {
   const folders = workspace === undefined ? [] : [workspace].flat();
   const args = [...folders.flatMap((folder) => ["--workspace", folder]), "--config-dir", configDir];
+  const application = env ? appWithEnvironment(env) : required("E2E_APP");
   return remote({
     hostname: "127.0.0.1",
     port: Number(required("E2E_WEBDRIVER_PORT")),
@@ -101,7 +117,7 @@ export async function launch(workspace, { configDir = defaultConfigDir() } = {})
     connectionRetryCount: 0,
     capabilities: {
       alwaysMatch: {
-        "tauri:options": { application: required("E2E_APP"), args },
+        "tauri:options": { application, args },
       },
     },
   });

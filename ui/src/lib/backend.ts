@@ -1,6 +1,6 @@
 // The only module that talks to the desktop backend. Components receive a `Backend`, so tests hand them a fake.
 import { getCurrentWindow } from "@tauri-apps/api/window";
-import { commands, events, type AppError, type ProfileId, type WorkspaceEvent } from "./bindings.gen";
+import { commands, events, type AppError, type ProfileId, type RealTriggerEvent, type WorkspaceEvent } from "./bindings.gen";
 
 export type {
   AppError,
@@ -66,6 +66,18 @@ export type {
   SearchMatch,
   SearchQuery,
   SearchResults,
+  ClientPrograms,
+  EvalReport,
+  Expect,
+  FiredCount,
+  Plan,
+  QueryOutcome,
+  RealClient,
+  RealTriggerEvent,
+  RunOutcome,
+  RunResult,
+  Stop,
+  StoredClientPrograms,
 } from "./bindings.gen";
 
 /** How every command answers: tauri-specta's result shape, with the app's error. */
@@ -123,9 +135,16 @@ export interface Backend
     | "createLinkTarget"
     | "renameSkill"
     | "searchWorkspace"
+    | "planRealTriggers"
+    | "startRealTriggers"
+    | "cancelRealTriggers"
+    | "clientPrograms"
+    | "saveClientPrograms"
   > {
   /** Calls `listener` for every workspace event; resolves to a function that stops listening. */
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Promise<() => void>;
+  /** Calls `listener` for every event of a run on a real client; resolves to a function that stops listening. */
+  onRealTriggerEvent(listener: (event: RealTriggerEvent) => void): Promise<() => void>;
   /**
    * Asks `mayClose` before the window closes; resolves to a function that stops asking. Resolves to null where
    * the window cannot be held open.
@@ -173,6 +192,12 @@ export const tauriBackend: Backend = {
   createLinkTarget: commands.createLinkTarget,
   renameSkill: commands.renameSkill,
   searchWorkspace: commands.searchWorkspace,
+  planRealTriggers: commands.planRealTriggers,
+  startRealTriggers: commands.startRealTriggers,
+  cancelRealTriggers: commands.cancelRealTriggers,
+  clientPrograms: commands.clientPrograms,
+  saveClientPrograms: commands.saveClientPrograms,
+  onRealTriggerEvent: (listener) => events.realTriggerEvent.listen((event) => listener(event.payload)),
   onWorkspaceEvent: (listener) => events.workspaceEvent.listen((event) => listener(event.payload)),
   // Tauri destroys the window after the handler unless it prevents that; the capability grants
   // `core:window:allow-destroy` for exactly this.

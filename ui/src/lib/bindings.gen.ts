@@ -122,10 +122,30 @@ export const commands = {
 	renameSkill: (skillPath: string, newName: string, fingerprint: Fingerprint) => typedError<string, AppError>(__TAURI_INVOKE("rename_skill", { skillPath, newName, fingerprint })),
 	/**  Searches the workspace's SKILL.md files and skill folders for `query`. */
 	searchWorkspace: (query: SearchQuery) => typedError<SearchResults, AppError>(__TAURI_INVOKE("search_workspace", { query })),
+	/**
+	 *  The estimate for running the table's `rows` `runs` times each on `client`, with the skill at
+	 *  `skill_path` installed beside the workspace's other skills: nothing is sent to the model service.
+	 */
+	planRealTriggers: (client: RealClient, skillPath: string, rows: EvalQuery[], runs: number, clientBin: string | null) => typedError<Plan, AppError>(__TAURI_INVOKE("plan_real_triggers", { client, skillPath, rows, runs, clientBin })),
+	/**
+	 *  Starts the runs the plan described; answers with the plan once they are under way, then sends a
+	 *  `RealTriggerEvent` per run and one at the end. Refused while another eval runs.
+	 */
+	startRealTriggers: (client: RealClient, skillPath: string, rows: EvalQuery[], runs: number, clientBin: string | null) => typedError<Plan, AppError>(__TAURI_INVOKE("start_real_triggers", { client, skillPath, rows, runs, clientBin })),
+	/**
+	 *  Stops the eval in progress (its client process with it); the report of the runs made so far follows
+	 *  as the `done` event. False when none runs.
+	 */
+	cancelRealTriggers: () => typedError<boolean, AppError>(__TAURI_INVOKE("cancel_real_triggers")),
+	/**  Where the client programs are set (none: looked up on PATH). */
+	clientPrograms: () => typedError<StoredClientPrograms, AppError>(__TAURI_INVOKE("client_programs")),
+	/**  Remembers where the client programs are (a blank path: look on PATH). */
+	saveClientPrograms: (programs: ClientPrograms) => typedError<StoredClientPrograms, AppError>(__TAURI_INVOKE("save_client_programs", { programs })),
 };
 
 /** Events */
 export const events = {
+	realTriggerEvent: makeEvent<RealTriggerEvent, RealTriggerEvent>("real-trigger-event"),
 	workspaceEvent: makeEvent<WorkspaceEvent, WorkspaceEvent>("workspace-event"),
 };
 
@@ -344,6 +364,14 @@ export type Client =
 /**  `.github/skills` (GitHub Copilot, VS Code). */
 "copilot";
 
+/**  Where the real clients' programs are, when not on PATH (for trigger runs on Claude Code and Codex). */
+export type ClientPrograms = {
+	/**  The `claude` program of Claude Code. */
+	claude_bin?: string | null,
+	/**  The `codex` program of Codex. */
+	codex_bin?: string | null,
+};
+
 export type CompetingPair = {
 	first: string,
 	second: string,
@@ -360,6 +388,13 @@ export type CutPosition = {
 	/**  1-based line on which the cut falls. */
 	line: number,
 };
+
+/**  How the model used a skill. */
+export type Detection = 
+/**  A call of the client's skill tool naming it (Claude Code's `Skill`). */
+"skill-tool" | 
+/**  A read of its SKILL.md (a file-reading tool, or a command that reads the file). */
+"read-skill-file";
 
 /**  Which client's behaviour to reproduce. */
 export type Dialect = "nagents" | "10xgraph";
@@ -423,6 +458,10 @@ export type ErrorCode =
 "invalid_input" | 
 /**  The workspace cannot be changed (the builtin skills are read-only). */
 "read_only" | 
+/**  A real client's program is not installed where it was looked for (PATH or the path given). */
+"client_missing" | 
+/**  The environment holds no credentials for the model service a real client calls. */
+"no_credentials" | 
 /**  Something failed inside the program itself. */
 "internal";
 
@@ -431,6 +470,34 @@ export type EvalQuery = {
 	query: string,
 	should_trigger?: string | null,
 };
+
+export type EvalReport = {
+	plan: Plan,
+	/**  The version the client stated in its own stream (else what `--version` said). */
+	client_version: string | null,
+	queries: QueryOutcome[],
+	summaries: Summary[],
+	/**
+	 *  Precision and recall over the completed runs, for the skill under test and every skill the
+	 *  queries expect or the model used.
+	 */
+	skills: SkillMetrics[],
+	runs_made: number,
+	requests: number | null,
+	cost_usd: number | null,
+	stopped: Stop | null,
+};
+
+/**  What a query should do, seen from the skill under test. */
+export type Expect = 
+/**  Trigger the skill under test. */
+{ kind: "this" } | 
+/**  Trigger this other skill instead. */
+{ kind: "other"; skill: string } | 
+/**  Trigger no skill at all. */
+{ kind: "nothing" } | 
+/**  Not trigger the skill under test; the file does not say whether another skill should. */
+{ kind: "not-this" };
 
 /**  What the author chose in the export dialog. */
 export type ExportChoice = {
@@ -480,6 +547,15 @@ export type FileLint = {
 
 /**  A short, stable digest of a file's bytes, used to notice edits made elsewhere. */
 export type Fingerprint = string;
+
+/**  A skill used instead of the one expected, and in how many runs. */
+export type FiredCount = {
+	name: string,
+	runs: number,
+};
+
+/**  Which half of a split a query belongs to. */
+export type Half = "train" | "test";
 
 /**  What a link in the body points at, as the preview marks it. */
 export type LinkStatus = 
@@ -533,6 +609,32 @@ export type Outcome =
 /**  Because of this skill, the client loads no skill at all. */
 { outcome: "fails-catalog"; reason: string };
 
+/**  The estimate shown before anything runs. */
+export type Plan = {
+	client: RealClient,
+	client_path: string,
+	/**  What the client says for `--version`, when it answered. */
+	client_version: string | null,
+	skill: string,
+	queries: number,
+	runs_per_query: number,
+	runs: number,
+	/**  At most this many model requests (each run is bounded), or the cap when lower. */
+	max_requests: number | null,
+	/**
+	 *  Estimated input tokens of one request: the client's own instructions and tools plus the
+	 *  catalog of the installed skills.
+	 */
+	tokens_per_request: number | null,
+	input_price: number | null,
+	/**  `max_requests` requests of `tokens_per_request` input tokens at `input_price`. */
+	estimated_cost_usd: number | null,
+	/**  The skills installed in every run (the skill under test first), as `name (folder)`. */
+	installed: string[],
+	/**  Skills of the workspace that are not installed, and why. */
+	left_out: string[],
+};
+
 /**  The model the playground's mock agent uses: `"explicit"`, `"router"`, or `{ script: path }`. */
 export type PlaygroundModel = 
 /**  Never calls a tool: only `$name` activation loads skills. */
@@ -582,6 +684,25 @@ export type ProblemLevel = "warning" |
 /**  A client (or the specification) whose behaviour the linter predicts. */
 export type ProfileId = "spec" | "nagents" | "10xgraph" | "claude-code" | "claude-upload" | "codex" | "copilot" | "opencode" | "gemini";
 
+export type QueryOutcome = {
+	query: string,
+	expect: Expect,
+	half: Half | null,
+	runs: RunOutcome[],
+	/**  Completed runs (neither failed nor timed out). */
+	completed: number,
+	/**  Completed runs in which the skill under test was used. */
+	triggered: number,
+	/**  Completed runs that did what the query expects of the skill under test. */
+	passed: number,
+	/**  At least one run passed. */
+	pass_at_k: boolean,
+	/**  Every one of the K runs was made, completed and passed. */
+	pass_all_k: boolean,
+	/**  Skills other than the one under test that the model used, most runs first. */
+	other_skills: FiredCount[],
+};
+
 export type QueryResult = {
 	query: string,
 	expected: string | null,
@@ -591,6 +712,20 @@ export type QueryResult = {
 	/**  The best-scoring skills, best first. */
 	ranking: SkillScore[],
 };
+
+/**  The clients an eval can run. */
+export type RealClient = "claude-code" | "codex";
+
+/**  What an eval on a real client tells the window while it runs. */
+export type RealTriggerEvent = 
+/**  Run `number` (from 1) of `total` starts, on query `query_index` (from 0, in the order sent). */
+{ kind: "started"; number: number; total: number; query_index: number; query: string } | 
+/**  Run `number` ended with `outcome` (a cancelled run is not reported). */
+{ kind: "finished"; number: number; total: number; query_index: number; outcome: RunOutcome } | 
+/**  The eval ended: every run made, or stopped (cancelled) with the runs made so far. */
+{ kind: "done"; report: EvalReport } | 
+/**  The eval could not go on. */
+{ kind: "failed"; error: AppError };
 
 /**  A remembered folder as the UI shows it. */
 export type RecentFolder = {
@@ -674,6 +809,24 @@ export type RouterReport = {
 	scores: SkillScore[],
 	chosen: string | null,
 };
+
+export type RunOutcome = {
+	requests: number,
+	usage: Usage,
+	/**  The run's cost: the client's own figure, else its tokens at the assumed price. */
+	cost_usd: number | null,
+	/**  Whether `cost_usd` is the client's own figure. */
+	cost_from_client: boolean,
+} & RunResult;
+
+/**  What one run found. */
+export type RunResult = 
+/**  The model used this skill (the first one it used). */
+{ outcome: "skill"; name: string; how: Detection } | 
+/**  The run ended without the model using any skill. */
+{ outcome: "no-skill" } | 
+/**  The client failed (a model service error, a crash); the run counts for nothing. */
+{ outcome: "error"; message: string } | { outcome: "timed-out" };
 
 /**  What a save may replace. */
 export type SaveGuard = 
@@ -791,11 +944,38 @@ export type SkillScore = {
 	matched_terms: string[],
 };
 
+/**  Why the eval ended before its last run. */
+export type Stop = 
+/**  The next run could have gone past `--max-requests`. */
+"request-cap" | 
+/**  The next run could have gone past `--max-cost-usd`. */
+"cost-cap" | "cancelled";
+
+/**  The client programs and why they may be unset instead of what was saved. */
+export type StoredClientPrograms = {
+	programs: ClientPrograms,
+	/**  What went wrong reading or writing the file, in words for the user. */
+	problem: string | null,
+};
+
 /**  The settings and why they may be the defaults instead of what was saved. */
 export type StoredPreferences = {
 	preferences: UiPreferences,
 	/**  What went wrong reading or writing the file, in words for the user; the window works without it. */
 	problem: string | null,
+};
+
+/**  Pass rates over a set of queries. */
+export type Summary = {
+	/**  `None` for all queries, else the half of the split. */
+	half: Half | null,
+	queries: number,
+	/**  Share of the queries with pass@k. */
+	pass_at_k: number | null,
+	/**  Share of the queries with pass^k. */
+	pass_all_k: number | null,
+	/**  Share of the completed runs that passed. */
+	run_pass_rate: number | null,
 };
 
 /**  What to export to. */
@@ -899,6 +1079,13 @@ export type UiPreferences = {
 	theme?: ThemeChoice,
 	/**  The welcome view was dismissed: it is not shown at start any more (Help still opens it). */
 	welcome_dismissed?: boolean,
+};
+
+/**  Token counts of one model request, as the client reports them. */
+export type Usage = {
+	/**  Input tokens, those read from or written to a prompt cache included. */
+	input_tokens: number | null,
+	output_tokens: number | null,
 };
 
 export type Verdict = {

@@ -14,6 +14,8 @@ const ERROR_TITLES: Record<ErrorCode, string> = {
   already_installed: "Installed before",
   not_replaceable: "Never replaced",
   read_only: "Read-only",
+  client_missing: "Client program not found",
+  no_credentials: "No credentials",
   internal: "Something went wrong",
 };
 

@@ -7,6 +7,9 @@ import type {
   Result,
   SaveGuard,
   UiPreferences,
+  ClientPrograms,
+  Plan,
+  RealTriggerEvent,
   Skill,
   WorkspaceEvent,
   WorkspaceView,
@@ -86,6 +89,9 @@ export interface FakeBackendOptions {
   exportDestination?: string;
   /** The files the fake reads and writes, by absolute path. */
   files?: Record<string, string>;
+  /** What an estimate or a start of a run on a real client answers (the runs themselves are events the test
+   * sends with `emitRealTrigger`). */
+  realPlan?: Answer<Plan>;
 }
 
 export interface FakeBackend extends Backend {
@@ -95,6 +101,8 @@ export interface FakeBackend extends Backend {
   buffers: Map<number, { path: string; text: string; version: number }>;
   /** Sends a workspace event to the UI, as the watcher would. */
   emit(event: WorkspaceEvent): void;
+  /** Sends an event of a run on a real client to the UI. */
+  emitRealTrigger(event: RealTriggerEvent): void;
 }
 
 /** A text's fingerprint computed as the engine's `Fingerprint::of` does: the SHA-256 of its UTF-8 bytes, in lowercase
@@ -110,6 +118,8 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
   const buffers = new Map<number, { path: string; text: string; version: number }>();
   let nextBuffer = 0;
   const listeners = new Set<(event: WorkspaceEvent) => void>();
+  const realListeners = new Set<(event: RealTriggerEvent) => void>();
+  let programs: ClientPrograms = { claude_bin: null, codex_bin: null };
   let recent: RecentList = options.recent ?? { folders: [], problem: null };
   let preferences: UiPreferences = options.preferences ?? { theme: "system", welcome_dismissed: false };
   const missing = (what: string): Result<never> => ({
@@ -122,6 +132,7 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     files,
     buffers,
     emit: (event) => listeners.forEach((listener) => listener(event)),
+    emitRealTrigger: (event) => realListeners.forEach((listener) => listener(event)),
     initialWorkspace: async () => {
       calls.push("initialWorkspace");
       return (await options.initial) ?? missing("initialWorkspace");
@@ -313,6 +324,28 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     searchWorkspace: async (query) => {
       calls.push(`searchWorkspace ${query.text}`);
       return missing("searchWorkspace");
+    },
+    planRealTriggers: async (client, skillPath, rows, runs, clientBin) => {
+      calls.push(`planRealTriggers ${client} ${skillPath} ${rows.length} ${runs} ${clientBin}`);
+      return (await options.realPlan) ?? missing("planRealTriggers");
+    },
+    startRealTriggers: async (client, skillPath, rows, runs, clientBin) => {
+      calls.push(`startRealTriggers ${client} ${skillPath} ${rows.length} ${runs} ${clientBin}`);
+      return (await options.realPlan) ?? missing("startRealTriggers");
+    },
+    cancelRealTriggers: async () => {
+      calls.push("cancelRealTriggers");
+      return ok(true);
+    },
+    clientPrograms: async () => ok({ programs, problem: null }),
+    saveClientPrograms: async (chosen) => {
+      calls.push(`saveClientPrograms ${chosen.claude_bin ?? ""} ${chosen.codex_bin ?? ""}`);
+      programs = chosen;
+      return ok({ programs, problem: null });
+    },
+    onRealTriggerEvent: async (listener) => {
+      realListeners.add(listener);
+      return () => realListeners.delete(listener);
     },
     onWorkspaceEvent: async (listener) => {
       listeners.add(listener);

@@ -20,7 +20,9 @@ pub enum Detection {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Usage {
     /// Input tokens, those read from or written to a prompt cache included.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub input_tokens: u64,
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub output_tokens: u64,
 }
 

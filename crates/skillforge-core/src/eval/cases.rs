@@ -263,6 +263,24 @@ pub fn as_queries(cases: &[Case], skill: &str) -> Vec<crate::agent::triggers::Ev
         .collect()
 }
 
+/// The workspace trigger table's rows as cases for the skill under test `skill`: a row naming `skill`
+/// should trigger it, a row naming another skill should trigger that one, a row naming none should
+/// trigger no skill. The reverse of [`as_queries`]; rows with a blank query are left out.
+pub fn from_queries(queries: &[crate::agent::triggers::EvalQuery], skill: &str) -> Vec<Case> {
+    queries
+        .iter()
+        .filter(|row| !row.query.trim().is_empty())
+        .map(|row| Case {
+            query: row.query.clone(),
+            expect: match row.should_trigger.as_deref().map(str::trim) {
+                Some(name) if name == skill => Expect::This,
+                Some(name) if !name.is_empty() => Expect::Other(name.to_string()),
+                _ => Expect::Nothing,
+            },
+        })
+        .collect()
+}
+
 /// Which half of a split a query belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -355,6 +373,38 @@ mod tests {
             query: query.into(),
             expect,
         }
+    }
+
+    #[test]
+    fn table_rows_become_cases_and_back() {
+        let row = |query: &str, expected: Option<&str>| crate::agent::triggers::EvalQuery {
+            query: query.into(),
+            should_trigger: expected.map(str::to_string),
+        };
+        let rows = [
+            row("fill the form", Some("pdf")),
+            row("count rows", Some(" sql ")),
+            row("hello", None),
+            row("   ", Some("pdf")),
+            row("empty name", Some("")),
+        ];
+        let cases = from_queries(&rows, "pdf");
+        assert_eq!(
+            cases,
+            [
+                case("fill the form", Expect::This),
+                case("count rows", Expect::Other("sql".into())),
+                case("hello", Expect::Nothing),
+                case("empty name", Expect::Nothing),
+            ]
+        );
+        let back = as_queries(&cases, "pdf");
+        assert_eq!(
+            back.iter()
+                .map(|query| query.should_trigger.as_deref())
+                .collect::<Vec<_>>(),
+            [Some("pdf"), Some("sql"), None, None]
+        );
     }
 
     #[test]

@@ -228,9 +228,11 @@ pub struct Plan {
     pub runs_per_query: u32,
     pub runs: u32,
     /// At most this many model requests (each run is bounded), or the cap when lower.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub max_requests: u64,
     /// Estimated input tokens of one request: the client's own instructions and tools plus the
     /// catalog of the installed skills.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub tokens_per_request: u64,
     pub input_price: f64,
     /// `max_requests` requests of `tokens_per_request` input tokens at `input_price`.
@@ -627,6 +629,7 @@ pub struct EvalReport {
     /// queries expect or the model used.
     pub skills: Vec<SkillMetrics>,
     pub runs_made: u32,
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub requests: u64,
     pub cost_usd: f64,
     pub stopped: Option<Stop>,

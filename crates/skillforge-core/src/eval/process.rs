@@ -60,6 +60,31 @@ pub struct Finished {
     pub stderr_tail: String,
 }
 
+/// Has the kernel kill the client when this process ends without stopping it (killed, crashed), so a
+/// client waiting on the model service is not left running on its own.
+#[cfg(target_os = "linux")]
+fn stop_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt as _;
+    // SAFETY: the hook runs in the child between fork and exec and calls only prctl(2), getppid(2) and
+    // _exit(2), which are async-signal-safe; it allocates nothing.
+    let parent = unsafe { libc::getpid() };
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have ended before the request was made.
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn stop_with_parent(_command: &mut Command) {}
+
 /// Runs `invocation`, handing each line of its standard output to `on_line` until it returns
 /// [`Next::Stop`], the output ends, `timeout` passes or `cancel` is set; then stops the client's whole
 /// process group (SIGTERM, then SIGKILL) and waits for it, so no process of the run is left behind.
@@ -84,6 +109,7 @@ pub fn run_lines(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    stop_with_parent(&mut command);
     let mut child = command.spawn().map_err(|source| StartError {
         program: invocation.program.clone(),
         source,

@@ -26,6 +26,7 @@ import {
   type TriggerRow,
 } from "./logic";
 import { refresher } from "./refresh";
+import { RealRunState } from "./realRun.svelte";
 import { painted } from "../frames";
 
 /** What the previews read from the rest of the window. */
@@ -119,6 +120,8 @@ export class PreviewsStore {
   loadError: AppError | null = $state.raw(null);
   readonly playground = new PlaygroundState();
   readonly triggers = new TriggerState();
+  /** The trigger table's runs on a real client. */
+  readonly real: RealRunState;
 
   readonly #backend: Backend;
   readonly #source: PreviewSource;
@@ -128,6 +131,7 @@ export class PreviewsStore {
   constructor(backend: Backend, source: PreviewSource) {
     this.#backend = backend;
     this.#source = source;
+    this.real = new RealRunState(backend);
   }
 
   get currentSkill(): string | null {
@@ -157,6 +161,7 @@ export class PreviewsStore {
   stop(): void {
     this.#catalog.cancel();
     this.#loader.cancel();
+    this.real.stop();
   }
 
   /** Settles once no refresh is pending (for tests). */
@@ -254,6 +259,11 @@ export class PreviewsStore {
     } else {
       state.error = answer.error;
     }
+  }
+
+  /** Asks for the estimate of running the table on a real client, for the skill open in the editor. */
+  async estimateReal(client: "claude-code" | "codex"): Promise<void> {
+    await this.real.estimate(client, this.currentSkill, queriesFrom(this.triggers.rows));
   }
 
   async runTriggers(): Promise<void> {
