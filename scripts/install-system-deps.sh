@@ -8,7 +8,7 @@ want=()
 for group in "${@:-build}"; do
   case "$group" in
     build) want+=(build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev) ;;
-    e2e) want+=(xvfb xauth webkit2gtk-driver strace) ;;
+    e2e) want+=(xvfb xauth webkit2gtk-driver strace xdotool) ;;
     # The language server's test drives a real editor.
     editors) want+=(neovim) ;;
     *) echo "install-system-deps: unknown group '$group' (use build, e2e or editors)" >&2; exit 2 ;;

@@ -44,6 +44,18 @@ async function caretLine(browser) {
   return browser.execute(() => Number(document.querySelector('[data-testid="editor"] .cm-activeLineGutter')?.textContent ?? 0));
 }
 
+/** Runs xdotool on the display the app is shown on; resolves with its output ("" when it finds nothing). */
+async function xdotool(args) {
+  const { execFile } = await import("node:child_process");
+  return new Promise((resolve, reject) =>
+    execFile("xdotool", args, { timeout: 20_000 }, (error, stdout) => {
+      // `search` exits 1 when nothing matches yet.
+      if (error && !(args[0] === "search" && error.code === 1)) reject(error);
+      else resolve(stdout);
+    }),
+  );
+}
+
 async function shortcut(browser, ...keys) {
   await browser.keys(keys);
 }
@@ -114,6 +126,53 @@ describe("the habits of a desktop editor", { timeout: 400_000 }, () => {
     await screenshot(browser, "habits-shortcut-sheet");
     await press(browser, "\uE00C");
     await waitFor(browser, "the sheet closed", () => exists(browser, testid("shortcut-sheet")), (shown) => !shown);
+  });
+
+  it("opens a folder with Ctrl+O through the system's folder dialog", async () => {
+    // The dialog is the real GTK one, outside the web view: it is found and answered with xdotool on the same
+    // display, as a user would type a path into it.
+    const other = await copyFixture("e2e-workspace");
+    try {
+      assert.equal(await exists(browser, '[data-testid="skill-item"][data-skill-name="sql-review"]'), false);
+      await shortcut(browser, "Control", "o");
+      const dialog = await waitFor(
+        browser,
+        "the system folder dialog",
+        async () => (await xdotool(["search", "--name", "Open a folder of skills"])).trim().split("\n")[0],
+        Boolean,
+      );
+      await screenshot(browser, "habits-ctrl-o-dialog-open");
+      await xdotool(["windowfocus", "--sync", dialog]);
+      // The dialog opens on its Recent list, where a typed path is a search: Alt+Home moves it to the home
+      // folder first. Ctrl+L opens its location field (given a moment to appear).
+      await xdotool(["key", "alt+Home"]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await xdotool(["key", "ctrl+l"]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await xdotool(["type", "--delay", "20", other]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The first Enter takes the field's completion, the next moves the dialog into the folder; its Open button
+      // (Alt+O) then chooses the folder it shows.
+      const dialogOpen = async () => Boolean((await xdotool(["search", "--name", "Open a folder of skills"])).trim());
+      for (const key of ["Return", "Return", "alt+o", "alt+o"]) {
+        if (!(await dialogOpen())) break;
+        await xdotool(["key", key]);
+        await new Promise((resolve) => setTimeout(resolve, 800));
+      }
+      await waitFor(
+        browser,
+        "the chosen folder's skills in the tree",
+        () => exists(browser, '[data-testid="skill-item"][data-skill-name="sql-review"]'),
+        Boolean,
+      );
+      await screenshot(browser, "habits-ctrl-o-opened");
+    } finally {
+      // Back to the workspace the other cases use.
+      await quit(browser);
+      browser = await launch(workspace, { configDir });
+      await waitFor(browser, "the skills tree", () => exists(browser, '[data-testid="skill-item"]'), Boolean);
+      await removeCopy(other);
+    }
   });
 
   it("opens the new-skill dialog with Ctrl+N", async () => {
