@@ -2,6 +2,7 @@
 
 mod buffers;
 mod commands;
+mod config_file;
 #[cfg(test)]
 mod engine_answers;
 mod error;

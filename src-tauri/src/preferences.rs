@@ -5,8 +5,9 @@
 //! A file that cannot be read or understood is never replaced silently: the settings fall back to the defaults
 //! and the answer says why, and a save over a file this app did not write is refused with that reason.
 
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::path::Path;
+
+use crate::config_file::{ConfigFile, Unlocked};
 
 use serde::{Deserialize, Serialize};
 
@@ -71,38 +72,31 @@ pub struct StoredPreferences {
 }
 
 pub struct PreferencesStore {
-    file: Option<PathBuf>,
-    unavailable: Option<String>,
-    lock: Mutex<()>,
+    file: ConfigFile,
 }
 
 impl PreferencesStore {
     /// Keeps the settings in `dir` (created on the first save).
     pub fn in_dir(dir: &Path) -> Self {
         Self {
-            file: Some(dir.join(PREFERENCES_FILE)),
-            unavailable: None,
-            lock: Mutex::new(()),
+            file: ConfigFile::in_dir(dir, PREFERENCES_FILE),
         }
     }
 
     /// No config dir could be found: nothing is remembered, and every answer says why.
     pub fn unavailable(reason: impl Into<String>) -> Self {
         Self {
-            file: None,
-            unavailable: Some(reason.into()),
-            lock: Mutex::new(()),
+            file: ConfigFile::unavailable(reason),
         }
     }
 
+    /// The whole file as saved (the defaults when there is none), or what went wrong.
+    fn settings(&self) -> Result<SettingsFile, String> {
+        self.file.with(load).map_err(why).and_then(|loaded| loaded)
+    }
+
     pub fn read(&self) -> StoredPreferences {
-        let Some(file) = &self.file else {
-            return self.unavailable_answer(UiPreferences::default());
-        };
-        let Ok(_guard) = self.lock.lock() else {
-            return poisoned(UiPreferences::default());
-        };
-        match load(file) {
+        match self.settings() {
             Ok(settings) => StoredPreferences {
                 preferences: settings.window,
                 problem: None,
@@ -124,19 +118,7 @@ impl PreferencesStore {
 
     /// Where the client programs were set, if anywhere.
     pub fn client_programs(&self) -> StoredClientPrograms {
-        let Some(file) = &self.file else {
-            return StoredClientPrograms {
-                programs: ClientPrograms::default(),
-                problem: self.unavailable_answer(UiPreferences::default()).problem,
-            };
-        };
-        let Ok(_guard) = self.lock.lock() else {
-            return StoredClientPrograms {
-                programs: ClientPrograms::default(),
-                problem: poisoned(UiPreferences::default()).problem,
-            };
-        };
-        match load(file) {
+        match self.settings() {
             Ok(settings) => StoredClientPrograms {
                 programs: settings.clients,
                 problem: None,
@@ -161,48 +143,36 @@ impl PreferencesStore {
 
     /// Reads the file, changes it with `change` and writes it back; what went wrong, if anything.
     fn update(&self, change: impl FnOnce(&mut SettingsFile)) -> Option<String> {
-        let Some(file) = &self.file else {
-            return self.unavailable_answer(UiPreferences::default()).problem;
-        };
-        let Ok(_guard) = self.lock.lock() else {
-            return poisoned(UiPreferences::default()).problem;
-        };
-        // A file the app cannot understand holds something the author may want: it is not written over.
-        let mut settings = match load(file) {
-            Ok(settings) => settings,
-            Err(problem) => return Some(format!("{problem}; the settings were not saved")),
-        };
-        change(&mut settings);
-        let written = serde_json::to_vec_pretty(&settings)
-            .map_err(|error| error.to_string())
-            .and_then(|bytes| {
-                skillforge_core::fs::write::replace_file(file, &bytes)
-                    .map(drop)
-                    .map_err(|error| error.to_string())
-            });
-        written.err().map(|error| {
-            format!(
-                "{}: the settings could not be saved ({error})",
-                file.display()
-            )
-        })
-    }
-
-    fn unavailable_answer(&self, preferences: UiPreferences) -> StoredPreferences {
-        StoredPreferences {
-            preferences,
-            problem: Some(format!(
-                "settings are not remembered: {}",
-                self.unavailable.as_deref().unwrap_or("no config folder")
-            )),
-        }
+        let updated = self.file.with(|file| {
+            // A file the app cannot understand holds something the author may want: it is not written over.
+            let mut settings = match load(file) {
+                Ok(settings) => settings,
+                Err(problem) => return Some(format!("{problem}; the settings were not saved")),
+            };
+            change(&mut settings);
+            let written = serde_json::to_vec_pretty(&settings)
+                .map_err(|error| error.to_string())
+                .and_then(|bytes| {
+                    skillforge_core::fs::write::replace_file(file, &bytes)
+                        .map(drop)
+                        .map_err(|error| error.to_string())
+                });
+            written.err().map(|error| {
+                format!(
+                    "{}: the settings could not be saved ({error})",
+                    file.display()
+                )
+            })
+        });
+        updated.unwrap_or_else(|unlocked| Some(why(unlocked)))
     }
 }
 
-fn poisoned(preferences: UiPreferences) -> StoredPreferences {
-    StoredPreferences {
-        preferences,
-        problem: Some("the settings are unavailable after an internal error".into()),
+/// Why the settings file could not be used, in words for the user.
+fn why(unlocked: Unlocked) -> String {
+    match unlocked {
+        Unlocked::Unavailable(reason) => format!("settings are not remembered: {reason}"),
+        Unlocked::Poisoned => "the settings are unavailable after an internal error".into(),
     }
 }
 

@@ -5,7 +5,8 @@
 //! before a new list replaces it, so nothing the user had is lost silently.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+
+use crate::config_file::{ConfigFile, Unlocked};
 
 use serde::{Deserialize, Serialize};
 
@@ -52,45 +53,33 @@ enum Loaded {
     Corrupt(String),
 }
 
-/// The recent-folders file, with a lock so two commands never interleave their read and write.
+/// The recent-folders file.
 pub struct RecentStore {
-    file: Option<PathBuf>,
-    /// Why there is no file (no config dir could be found).
-    unavailable: Option<String>,
-    lock: Mutex<()>,
+    file: ConfigFile,
 }
 
 impl RecentStore {
     /// Remembers folders in `dir` (created on the first write).
     pub fn in_dir(dir: &Path) -> Self {
         Self {
-            file: Some(dir.join(RECENT_FILE)),
-            unavailable: None,
-            lock: Mutex::new(()),
+            file: ConfigFile::in_dir(dir, RECENT_FILE),
         }
     }
 
     /// Remembers nothing and says why.
     pub fn unavailable(reason: impl Into<String>) -> Self {
         Self {
-            file: None,
-            unavailable: Some(reason.into()),
-            lock: Mutex::new(()),
+            file: ConfigFile::unavailable(reason),
         }
     }
 
     /// The remembered folders as they are now.
     pub fn list(&self) -> RecentList {
-        let Some(file) = &self.file else {
-            return self.unavailable_list();
-        };
-        let Ok(_guard) = self.lock.lock() else {
-            return poisoned();
-        };
-        match load(file) {
+        let listed = self.file.with(|file| match load(file) {
             Loaded::Folders(folders) => view(&folders, None),
             Loaded::Unreadable(problem) | Loaded::Corrupt(problem) => view(&[], Some(problem)),
-        }
+        });
+        listed.unwrap_or_else(unlocked_list)
     }
 
     /// Puts `folders` at the front of the list (the first most recent), without duplicates.
@@ -120,69 +109,57 @@ impl RecentStore {
     }
 
     fn update(&self, change: impl FnOnce(&mut Vec<String>)) -> RecentList {
-        let Some(file) = &self.file else {
-            return self.unavailable_list();
-        };
-        let Ok(_guard) = self.lock.lock() else {
-            return poisoned();
-        };
-        let (mut folders, mut problem) = match load(file) {
-            Loaded::Folders(folders) => (folders, None),
-            Loaded::Unreadable(problem) => return view(&[], Some(problem)),
-            Loaded::Corrupt(problem) => match keep_aside(file) {
-                Ok(kept) => (
-                    Vec::new(),
-                    Some(format!(
-                        "{problem}; it was kept as {} and a new list was started",
-                        kept.display()
-                    )),
-                ),
-                Err(error) => {
-                    return view(
-                        &[],
+        let updated = self.file.with(|file| {
+            let (mut folders, mut problem) = match load(file) {
+                Loaded::Folders(folders) => (folders, None),
+                Loaded::Unreadable(problem) => return view(&[], Some(problem)),
+                Loaded::Corrupt(problem) => match keep_aside(file) {
+                    Ok(kept) => (
+                        Vec::new(),
                         Some(format!(
-                        "{problem}; it could not be moved aside ({error}), so it was left as it is"
-                    )),
-                    )
-                }
-            },
-        };
-        change(&mut folders);
-        let stored = StoredList {
-            version: FORMAT_VERSION,
-            folders,
-        };
-        match serde_json::to_vec_pretty(&stored)
-            .map_err(std::io::Error::other)
-            .and_then(|bytes| write_atomically(file, &bytes))
-        {
-            Ok(()) => {}
-            Err(error) => {
+                            "{problem}; it was kept as {} and a new list was started",
+                            kept.display()
+                        )),
+                    ),
+                    Err(error) => {
+                        return view(
+                            &[],
+                            Some(format!(
+                                "{problem}; it could not be moved aside ({error}), so it was left as it is"
+                            )),
+                        )
+                    }
+                },
+            };
+            change(&mut folders);
+            let stored = StoredList {
+                version: FORMAT_VERSION,
+                folders,
+            };
+            if let Err(error) = serde_json::to_vec_pretty(&stored)
+                .map_err(std::io::Error::other)
+                .and_then(|bytes| write_atomically(file, &bytes))
+            {
                 problem = Some(format!(
                     "{}: the list of recent workspaces could not be saved ({error})",
                     file.display()
                 ));
             }
-        }
-        view(&stored.folders, problem)
-    }
-
-    fn unavailable_list(&self) -> RecentList {
-        view(
-            &[],
-            Some(format!(
-                "recent workspaces are not remembered: {}",
-                self.unavailable.as_deref().unwrap_or("no config folder")
-            )),
-        )
+            view(&stored.folders, problem)
+        });
+        updated.unwrap_or_else(unlocked_list)
     }
 }
 
-fn poisoned() -> RecentList {
-    view(
-        &[],
-        Some("the list of recent workspaces is unavailable after an internal error".into()),
-    )
+/// An empty list that says why the file could not be used.
+fn unlocked_list(unlocked: Unlocked) -> RecentList {
+    let problem = match unlocked {
+        Unlocked::Unavailable(reason) => format!("recent workspaces are not remembered: {reason}"),
+        Unlocked::Poisoned => {
+            "the list of recent workspaces is unavailable after an internal error".into()
+        }
+    };
+    view(&[], Some(problem))
 }
 
 fn load(file: &Path) -> Loaded {
