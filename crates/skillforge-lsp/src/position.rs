@@ -1,57 +1,31 @@
-//! LSP positions (line, UTF-16 column) against the engine's UTF-16 offsets. Lines end at `\n`, `\r\n`
-//! or `\r`, as the protocol says.
+//! LSP positions (line, UTF-16 column) against the engine's UTF-16 offsets, through the engine's line
+//! index: lines end at `\n`, `\r\n` or `\r`, as the protocol says and as YAML reads them.
 
 use lsp_types::{Position, Range};
+use skillforge_core::frontmatter::yaml::lines::SourceLines;
 
-/// Where each line of a text starts, in UTF-16 units, and its length.
+/// A text's lines, for LSP positions: the engine's one line index, with the text it was built from.
 pub struct LineIndex {
-    /// UTF-16 offset of each line's first unit.
-    starts: Vec<u32>,
-    /// UTF-16 offset of each line's end (before its line break).
-    ends: Vec<u32>,
-    length: u32,
+    lines: SourceLines,
+    text: String,
+}
+
+fn saturating_u32(value: usize) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
 }
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let mut starts = vec![0];
-        let mut ends = Vec::new();
-        let mut offset: u32 = 0;
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '\r' => {
-                    ends.push(offset);
-                    offset += 1;
-                    if chars.peek() == Some(&'\n') {
-                        chars.next();
-                        offset += 1;
-                    }
-                    starts.push(offset);
-                }
-                '\n' => {
-                    ends.push(offset);
-                    offset += 1;
-                    starts.push(offset);
-                }
-                c => offset += c.len_utf16() as u32,
-            }
-        }
-        ends.push(offset);
         Self {
-            starts,
-            ends,
-            length: offset,
+            lines: SourceLines::new(text),
+            text: text.to_string(),
         }
     }
 
     /// The position of a UTF-16 offset (clamped to the text).
     pub fn position(&self, offset: u32) -> Position {
-        let offset = offset.min(self.length);
-        let line = self.starts.partition_point(|start| *start <= offset) - 1;
-        // An offset inside a `\r\n` pair counts as the end of its line.
-        let column = offset.min(self.ends[line]) - self.starts[line];
-        Position::new(line as u32, column)
+        let (line, column) = self.lines.line_column_utf16(&self.text, offset as usize);
+        Position::new(saturating_u32(line), saturating_u32(column))
     }
 
     pub fn range(&self, from: u32, to: u32) -> Range {
@@ -61,17 +35,15 @@ impl LineIndex {
     /// The UTF-16 offset of a position; a column past the line's end means its end, a line past the
     /// last means the end of the text (as the protocol asks of servers).
     pub fn offset(&self, position: Position) -> u32 {
-        let line = position.line as usize;
-        if line >= self.starts.len() {
-            return self.length;
-        }
-        self.starts[line]
-            .saturating_add(position.character)
-            .min(self.ends[line])
+        saturating_u32(self.lines.offset_utf16_at(
+            &self.text,
+            position.line as usize,
+            position.character as usize,
+        ))
     }
 
     pub fn line_count(&self) -> usize {
-        self.starts.len()
+        self.lines.line_count()
     }
 }
 

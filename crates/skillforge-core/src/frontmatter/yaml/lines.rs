@@ -175,6 +175,80 @@ impl SourceLines {
     }
 }
 
+impl SourceLines {
+    /// The UTF-16 offset where a 0-based line starts (the text's length past the last line).
+    fn line_start_utf16(&self, text: &str, line: usize) -> usize {
+        if self.ascii_lines.is_empty() {
+            return self.line_start(line).unwrap_or(self.len);
+        }
+        match self.line_starts_utf16.get(line) {
+            Some(start) => *start,
+            None => {
+                self.line_starts_utf16.last().copied().unwrap_or(0) + last_line_utf16(self, text)
+            }
+        }
+    }
+
+    /// The UTF-16 offset where a 0-based line's text ends, before its line break.
+    fn line_end_utf16(&self, text: &str, line: usize) -> usize {
+        let range = self.line_range(text, line);
+        let start = self.line_start_utf16(text, line);
+        let ascii =
+            self.ascii_lines.is_empty() || self.ascii_lines.get(line).copied().unwrap_or(true);
+        start
+            + if ascii {
+                range.len()
+            } else {
+                range.slice(text).encode_utf16().count()
+            }
+    }
+
+    /// The UTF-16 length of the text.
+    fn len_utf16(&self, text: &str) -> usize {
+        let last = self.line_count() - 1;
+        self.line_start_utf16(text, last) + last_line_utf16(self, text)
+    }
+
+    /// The 0-based line and UTF-16 column of a UTF-16 offset, as the Language Server Protocol counts them.
+    /// An offset past the text is its end; one inside a line break, the end of that line.
+    pub fn line_column_utf16(&self, text: &str, offset_utf16: usize) -> (usize, usize) {
+        let offset = offset_utf16.min(self.len_utf16(text));
+        let line = if self.ascii_lines.is_empty() {
+            self.line_of(offset)
+        } else {
+            match self.line_starts_utf16.binary_search(&offset) {
+                Ok(line) => line,
+                Err(next) => next.saturating_sub(1),
+            }
+        };
+        let column =
+            offset.min(self.line_end_utf16(text, line)) - self.line_start_utf16(text, line);
+        (line, column)
+    }
+
+    /// The UTF-16 offset of a 0-based line and UTF-16 column: a column past the line's end is its end
+    /// (before the line break), a line past the last is the end of the text.
+    pub fn offset_utf16_at(&self, text: &str, line: usize, column_utf16: usize) -> usize {
+        if line >= self.line_count() {
+            return self.len_utf16(text);
+        }
+        self.line_start_utf16(text, line)
+            .saturating_add(column_utf16)
+            .min(self.line_end_utf16(text, line))
+    }
+}
+
+/// The UTF-16 length of the last line (it has no line break).
+fn last_line_utf16(lines: &SourceLines, text: &str) -> usize {
+    let start = lines.line_start(lines.line_count() - 1).unwrap_or(0);
+    let rest = text.get(start..).unwrap_or("");
+    if rest.is_ascii() {
+        rest.len()
+    } else {
+        rest.encode_utf16().count()
+    }
+}
+
 fn saturating_u32(value: usize) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
 }
@@ -188,6 +262,39 @@ mod tests {
         (0..lines.line_count())
             .filter_map(|line| lines.line_start(line))
             .collect()
+    }
+
+    #[test]
+    fn utf16_lines_and_columns_round_trip_over_every_line_break_and_wide_characters() {
+        let text = "a\r\nb😀c\rd\n\ne";
+        let lines = SourceLines::new(text);
+        assert_eq!(lines.line_column_utf16(text, 0), (0, 0));
+        assert_eq!(lines.line_column_utf16(text, 3), (1, 0));
+        // After the surrogate pair: column 3 in UTF-16 units.
+        assert_eq!(lines.line_column_utf16(text, 6), (1, 3));
+        assert_eq!(lines.line_column_utf16(text, 8), (2, 0));
+        assert_eq!(lines.line_column_utf16(text, 11), (4, 0));
+        for offset in [0, 1, 3, 4, 6, 7, 8, 9, 10, 11, 12] {
+            let (line, column) = lines.line_column_utf16(text, offset);
+            assert_eq!(
+                lines.offset_utf16_at(text, line, column),
+                offset,
+                "offset {offset}"
+            );
+        }
+        // Inside `\r\n`: the end of the line; past the text: its end.
+        assert_eq!(lines.line_column_utf16(text, 2), (0, 1));
+        assert_eq!(lines.line_column_utf16(text, 99), (4, 1));
+        // Past a line's end or past the text: clamped, never onto another line.
+        assert_eq!(lines.offset_utf16_at(text, 0, 40), 1);
+        assert_eq!(lines.offset_utf16_at(text, 40, 0), 12);
+        assert_eq!(lines.offset_utf16_at(text, 3, usize::MAX), 10);
+        // An ASCII text answers the same way without decoding.
+        let ascii = "ab\r\ncd\ref";
+        let lines = SourceLines::new(ascii);
+        assert_eq!(lines.line_column_utf16(ascii, 5), (1, 1));
+        assert_eq!(lines.offset_utf16_at(ascii, 2, 9), 9);
+        assert_eq!(lines.line_column_utf16(ascii, 3), (0, 2));
     }
 
     #[test]
