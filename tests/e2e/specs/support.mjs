@@ -299,12 +299,11 @@ export function drawingOf() {
 }
 
 /**
- * Resident memory of the app and the WebKit processes it started, in MB, in total and per process name; `pss`
- * splits the pages processes share (the WebKit and GTK libraries all three map) among them, so its total counts
- * each page once. Only the apps this run's tauri-driver started count (E2E_DRIVER_PID, set by run.sh): another
- * run on the same machine is not ours; without it, every process named skillforge-app counts.
+ * The app and the WebKit processes it started, as `{ pid, ppid, rss, comm }` (rss in KB). Only the apps this run's
+ * tauri-driver started count (E2E_DRIVER_PID, set by run.sh): another run on the same machine is not ours; without
+ * it, every process named skillforge-app counts. `app` is the app's own process (the first, if several).
  */
-export async function appMemoryMb() {
+export async function appProcesses() {
   const { execFile } = await import("node:child_process");
   const table = await new Promise((resolve, reject) =>
     execFile("ps", ["-e", "-o", "pid=,ppid=,rss=,comm="], (error, stdout) => (error ? reject(error) : resolve(stdout))),
@@ -324,13 +323,24 @@ export async function appMemoryMb() {
   // Under tauri-driver: what its WebKitWebDriver started (the app, whatever its file is called) and below.
   const driver = process.env.E2E_DRIVER_PID;
   const drivers = driver ? descendants([driver]) : new Set();
+  const webDrivers = new Set(rows.filter((row) => row.ppid === driver).map((row) => row.pid));
   const apps = driver
-    ? rows.filter((row) => drivers.has(row.ppid) && row.ppid !== driver)
+    ? rows.filter((row) => webDrivers.has(row.ppid) && drivers.has(row.pid))
     : rows.filter((row) => row.comm.startsWith("skillforge-app"));
   const ours = descendants(apps.map((row) => row.pid));
+  return { app: apps[0], processes: rows.filter((row) => ours.has(row.pid)) };
+}
+
+/**
+ * Resident memory of the app and the WebKit processes it started, in MB, in total and per process name; `pss`
+ * splits the pages processes share (the WebKit and GTK libraries all three map) among them, so its total counts
+ * each page once.
+ */
+export async function appMemoryMb() {
+  const { processes } = await appProcesses();
   const byProcess = {};
   const pss = {};
-  for (const row of rows.filter((candidate) => ours.has(candidate.pid))) {
+  for (const row of processes) {
     byProcess[row.comm] = (byProcess[row.comm] ?? 0) + Math.round(row.rss / 1024);
     pss[row.comm] = (pss[row.comm] ?? 0) + Math.round(proportionalKb(row.pid) / 1024);
   }
