@@ -14,9 +14,12 @@
 //! render node and turns the DMA-BUF renderer off. The web process keeps its own OpenGL.
 //!
 //! The user's choice stands: if any of these switches is already set, the app sets none of them
-//! (`WEBKIT_DISABLE_COMPOSITING_MODE=0` keeps compositing).
+//! (`WEBKIT_DISABLE_COMPOSITING_MODE=0` keeps compositing). The switches are for the app's own window: a program
+//! it starts (the system browser) does not inherit them.
 
 use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// WebKitGTK's and GTK's switches, with the value each takes on a machine without a GPU.
 const SWITCHES_WITHOUT_GPU: [(&str, &str); 4] = [
@@ -37,13 +40,32 @@ const NO_RENDER_NODE: &str = "/dev/dri/no-render-node";
 /// Where Linux lists GPU render nodes (`renderD128`, …).
 const RENDER_NODES: &str = "/dev/dri";
 
+/// Whether this process set [`SWITCHES_WITHOUT_GPU`] itself.
+static SET_HERE: AtomicBool = AtomicBool::new(false);
+
 /// Sets [`SWITCHES_WITHOUT_GPU`] for this process when the machine has no GPU render node and the user set none
 /// of them. Call before the first window exists and before any other thread starts.
 pub fn prefer_cpu_drawing_without_gpu() {
     if cfg!(target_os = "linux") {
         let chosen = |name: &str| std::env::var_os(name).is_some();
-        for (name, value) in switches(chosen, has_render_node(Path::new(RENDER_NODES))) {
+        let set = switches(chosen, has_render_node(Path::new(RENDER_NODES)));
+        for (name, value) in set {
             std::env::set_var(name, value);
+        }
+        SET_HERE.store(!set.is_empty(), Ordering::Release);
+    }
+}
+
+/// Keeps the switches this process set for its own window out of `command`: a program the app starts (the system
+/// browser) draws as its user chose.
+pub fn leave_out_of(command: &mut Command) {
+    leave_out(command, SET_HERE.load(Ordering::Acquire));
+}
+
+fn leave_out(command: &mut Command, set_here: bool) {
+    if set_here {
+        for (name, _) in SWITCHES_WITHOUT_GPU {
+            command.env_remove(name);
         }
     }
 }
@@ -85,6 +107,29 @@ mod tests {
                 "{chosen_name} set by the user leaves every switch alone"
             );
         }
+    }
+
+    #[test]
+    fn programs_the_app_starts_do_not_inherit_the_switches_it_set() {
+        let removed = |set_here: bool| {
+            let mut command = Command::new("xdg-open");
+            leave_out(&mut command, set_here);
+            command
+                .get_envs()
+                .filter(|(_, value)| value.is_none())
+                .map(|(name, _)| name.to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+        };
+        let mut names: Vec<String> = SWITCHES_WITHOUT_GPU
+            .iter()
+            .map(|(name, _)| name.to_string())
+            .collect();
+        names.sort();
+        assert_eq!(removed(true), names);
+        assert!(
+            removed(false).is_empty(),
+            "switches the user set stay for every program"
+        );
     }
 
     #[test]
