@@ -332,9 +332,10 @@ export async function appProcesses() {
 }
 
 /**
- * Resident memory of the app and the WebKit processes it started, in MB, in total and per process name; `pss`
- * splits the pages processes share (the WebKit and GTK libraries all three map) among them, so its total counts
- * each page once.
+ * Resident memory of the app and the WebKit processes it started, in MB, in total and per process name. The
+ * resident sizes count the WebKit and GTK library pages all three processes map once per process; `pss` splits
+ * each shared page among the processes that map it (another WebKit program running on the machine takes its
+ * share too), so it is the fairer sum but moves with what else runs.
  */
 export async function appMemoryMb() {
   const { processes } = await appProcesses();
