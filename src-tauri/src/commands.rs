@@ -209,7 +209,9 @@ pub async fn open_external(url: String) -> Result<(), AppError> {
             "{url}: only web and mail addresses are opened"
         )));
     }
-    std::process::Command::new("xdg-open")
+    let mut browser = std::process::Command::new("xdg-open");
+    crate::rendering::leave_out_of(&mut browser);
+    browser
         .arg(url.trim())
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())

@@ -111,7 +111,7 @@ tauri-driver --port "$port" --native-port "$((port + 1))" --native-driver "$nati
 driver_pid=$!
 wait_for 200 port_in_use "$port" || die "tauri-driver did not listen on port $port (see $artifacts/tauri-driver.log)"
 
-export E2E_WEBDRIVER_PORT=$port E2E_APP=$app E2E_CLI=$cli E2E_REPO=$repo E2E_ARTIFACTS=$artifacts
+export E2E_WEBDRIVER_PORT=$port E2E_DRIVER_PID=$driver_pid E2E_APP=$app E2E_CLI=$cli E2E_REPO=$repo E2E_ARTIFACTS=$artifacts
 export E2E_PEERS_PYTHON=$repo/.venv-peers/bin/python
 tap=$artifacts/results.tap
 set +e

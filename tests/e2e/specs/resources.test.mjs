@@ -244,7 +244,8 @@ describe("the files of a skill", { timeout: 300_000 }, () => {
     await browser.$('[data-testid="skill-rename"]').click();
     await submitName(browser, "pdf-forms");
     const renamed = path.join(root, "group", "pdf-forms", "SKILL.md");
-    const text = await waitForDisk(browser, "the renamed skill on disk", renamed, Boolean);
+    // The folder moves first and its SKILL.md takes the new name a moment later: wait for both.
+    const text = await waitForDisk(browser, "the renamed skill on disk", renamed, (written) => Boolean(written?.includes("name: pdf-forms")));
     assert.equal(text, PDF_SKILL.replace("name: pdf-tools", "name: pdf-forms"));
     assert.equal(await exists(skill), false);
     assert.equal(await exists(path.join(root, "group", "pdf-forms", "scripts", "fill.py")), true);

@@ -1,6 +1,6 @@
 // Shared helpers for the e2e specs: start the app on a workspace, poll for a state, save screenshots.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -298,11 +298,13 @@ export function buildOf(app = "") {
 
 /**
  * How the window is drawn, as the app decides it (src-tauri/src/rendering.rs): WebKit's OpenGL compositing, or the
- * CPU without it when there is no GPU render node and WEBKIT_DISABLE_COMPOSITING_MODE is unset.
+ * CPU without it when there is no GPU render node and none of WebKit's drawing switches is set.
  */
 export function drawingOf() {
-  const chosen = process.env.WEBKIT_DISABLE_COMPOSITING_MODE;
-  if (chosen !== undefined) return chosen === "0" ? "composited (WEBKIT_DISABLE_COMPOSITING_MODE=0)" : `cpu (WEBKIT_DISABLE_COMPOSITING_MODE=${chosen})`;
+  const chosen = ["WEBKIT_DISABLE_COMPOSITING_MODE", "WEBKIT_DISABLE_DMABUF_RENDERER", "WEBKIT_WEB_RENDER_DEVICE_FILE"]
+    .filter((name) => process.env[name] !== undefined)
+    .map((name) => `${name}=${process.env[name]}`);
+  if (chosen.length > 0) return `as WebKit's switches say (${chosen.join(", ")})`;
   let nodes = [];
   try {
     nodes = readdirSync("/dev/dri").filter((name) => name.startsWith("renderD"));
@@ -312,8 +314,12 @@ export function drawingOf() {
   return nodes.length > 0 ? `composited (GPU ${nodes.join(", ")})` : "cpu (no GPU render node)";
 }
 
-/** Resident memory of the app and the WebKit processes it started, in MB, in total and per process name. */
-export async function appMemoryMb() {
+/**
+ * The app and the WebKit processes it started, as `{ pid, ppid, rss, comm }` (rss in KB). Only the apps this run's
+ * tauri-driver started count (E2E_DRIVER_PID, set by run.sh): another run on the same machine is not ours; without
+ * it, every process named skillforge-app counts. `app` is the app's own process (the first, if several).
+ */
+export async function appProcesses() {
   const { execFile } = await import("node:child_process");
   const table = await new Promise((resolve, reject) =>
     execFile("ps", ["-e", "-o", "pid=,ppid=,rss=,comm="], (error, stdout) => (error ? reject(error) : resolve(stdout))),
@@ -322,14 +328,49 @@ export async function appMemoryMb() {
     const [pid, ppid, rss, ...comm] = line.trim().split(/\s+/);
     return { pid, ppid, rss: Number(rss), comm: comm.join(" ") };
   });
-  const ours = new Set(rows.filter((row) => row.comm.startsWith("skillforge-app")).map((row) => row.pid));
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const row of rows) if (ours.has(row.ppid) && !ours.has(row.pid)) (ours.add(row.pid), (grew = true));
-  }
+  const descendants = (roots) => {
+    const found = new Set(roots);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const row of rows) if (found.has(row.ppid) && !found.has(row.pid)) (found.add(row.pid), (grew = true));
+    }
+    return found;
+  };
+  // Under tauri-driver: what its WebKitWebDriver started (the app, whatever its file is called) and below.
+  const driver = process.env.E2E_DRIVER_PID;
+  const drivers = driver ? descendants([driver]) : new Set();
+  const webDrivers = new Set(rows.filter((row) => row.ppid === driver).map((row) => row.pid));
+  const apps = driver
+    ? rows.filter((row) => webDrivers.has(row.ppid) && drivers.has(row.pid))
+    : rows.filter((row) => row.comm.startsWith("skillforge-app"));
+  const ours = descendants(apps.map((row) => row.pid));
+  return { app: apps[0], processes: rows.filter((row) => ours.has(row.pid)) };
+}
+
+/**
+ * Resident memory of the app and the WebKit processes it started, in MB, in total and per process name. The
+ * resident sizes count the WebKit and GTK library pages all three processes map once per process; `pss` splits
+ * each shared page among the processes that map it (another WebKit program running on the machine takes its
+ * share too), so it is the fairer sum but moves with what else runs.
+ */
+export async function appMemoryMb() {
+  const { processes } = await appProcesses();
   const byProcess = {};
-  for (const row of rows.filter((candidate) => ours.has(candidate.pid))) {
+  const pss = {};
+  for (const row of processes) {
     byProcess[row.comm] = (byProcess[row.comm] ?? 0) + Math.round(row.rss / 1024);
+    pss[row.comm] = (pss[row.comm] ?? 0) + Math.round(proportionalKb(row.pid) / 1024);
   }
-  return { total: Object.values(byProcess).reduce((sum, mb) => sum + mb, 0), byProcess };
+  const sum = (values) => Object.values(values).reduce((total, mb) => total + mb, 0);
+  return { total: sum(byProcess), byProcess, pss: { total: sum(pss), byProcess: pss } };
+}
+
+/** A process's proportional set size in KB (0 when it is gone or unreadable). */
+function proportionalKb(pid) {
+  try {
+    const line = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8").split("\n").find((row) => row.startsWith("Pss:"));
+    return line ? Number(line.split(/\s+/)[1]) : 0;
+  } catch {
+    return 0;
+  }
 }
