@@ -504,7 +504,7 @@ def usage_cases(harness: Harness, results: Results, only: list[str]) -> None:
             target = harness.scratch / out
             run = subprocess.run(
                 [str(harness.binary), "eval", str(harness.workspace), "--skill", "pdf-tools", "--queries", str(source),
-                 "--client", "claude-code", "--write-queries", str(target), "--layout", layout],
+                 "--write-queries", str(target), "--layout", layout],
                 env=harness.env(None), capture_output=True, timeout=60,
             )
             if run.returncode != 0:

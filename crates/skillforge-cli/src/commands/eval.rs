@@ -60,9 +60,9 @@ pub struct Args {
     /// (default: the skill's own `evals/evals.json`).
     #[arg(long)]
     queries: Option<PathBuf>,
-    /// The real client to run.
-    #[arg(long, value_enum)]
-    client: ClientArg,
+    /// The real client to run (not needed with --write-queries).
+    #[arg(long, value_enum, required_unless_present = "write_queries")]
+    client: Option<ClientArg>,
     /// The client program (default: `claude` or `codex` on PATH).
     #[arg(long, value_name = "PATH")]
     client_bin: Option<PathBuf>,
@@ -96,6 +96,7 @@ pub struct Args {
     /// Run without asking after the estimate.
     #[arg(long, short = 'y')]
     yes: bool,
+    /// The report on standard output: text, or the whole report as JSON. Progress goes to standard error.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Write the queries (after --split/--only) to this new file in --layout, and run nothing.
@@ -153,8 +154,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         return Ok(Exit::Clean);
     }
     let client = match args.client {
-        ClientArg::ClaudeCode => RealClient::ClaudeCode,
-        ClientArg::Codex => RealClient::Codex,
+        Some(ClientArg::ClaudeCode) => RealClient::ClaudeCode,
+        Some(ClientArg::Codex) => RealClient::Codex,
+        None => bail!("--client claude-code or --client codex: which real client to run"),
     };
     if let Some(price) = args.price {
         if !price.is_finite() || price < 0.0 {
