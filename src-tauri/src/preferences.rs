@@ -144,7 +144,8 @@ impl PreferencesStore {
         let programs = ClientPrograms {
             claude_bin: blank_is_none(programs.claude_bin),
             codex_bin: blank_is_none(programs.codex_bin),
-            codex_config: checked_codex_config(&programs.codex_config)?,
+            codex_config: checked_codex_config(&programs.codex_config)
+                .map_err(|problem| format!("{problem}; the settings were not saved"))?,
         };
         let problem = self.update(|settings| settings.clients = programs.clone());
         Ok(StoredClientPrograms { programs, problem })

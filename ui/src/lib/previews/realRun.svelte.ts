@@ -92,7 +92,8 @@ export class RealRunState {
       this.programsRefused = null;
       this.programsProblem = saved.data.problem;
       const kept = saved.data.programs.codex_config ?? [];
-      this.programs = { ...this.programs, codex_config: kept };
+      // Only this field: the program fields show what is typed in them now.
+      this.programs.codex_config = kept;
       // Only the settings as kept (trimmed, no blank lines) replace the text, and only if it was not edited since.
       if (settingsLines(this.codexSettings).join("\n") === (chosen.codex_config ?? []).join("\n")) {
         this.codexSettings = settingsText(kept);
