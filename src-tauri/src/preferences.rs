@@ -44,6 +44,10 @@ pub struct ClientPrograms {
     /// The `codex` program of Codex.
     #[serde(default)]
     pub codex_bin: Option<String>,
+    /// Settings for every Codex run, one `KEY=VALUE` each, given to Codex as `-c KEY=VALUE` (a custom model
+    /// provider, its endpoint and the variable holding its key).
+    #[serde(default)]
+    pub codex_config: Vec<String>,
 }
 
 /// The client programs and why they may be unset instead of what was saved.
@@ -130,15 +134,21 @@ impl PreferencesStore {
         }
     }
 
-    /// Remembers where the client programs are; a blank path means "look on PATH".
-    pub fn save_client_programs(&self, programs: ClientPrograms) -> StoredClientPrograms {
+    /// Remembers where the client programs are (a blank path means "look on PATH") and the Codex settings
+    /// (blank lines dropped). A Codex setting that is not `KEY=VALUE` refuses the whole save, with why.
+    pub fn save_client_programs(
+        &self,
+        programs: ClientPrograms,
+    ) -> Result<StoredClientPrograms, String> {
         let blank_is_none = |path: Option<String>| path.filter(|path| !path.trim().is_empty());
         let programs = ClientPrograms {
             claude_bin: blank_is_none(programs.claude_bin),
             codex_bin: blank_is_none(programs.codex_bin),
+            codex_config: checked_codex_config(&programs.codex_config)
+                .map_err(|problem| format!("{problem}; the settings were not saved"))?,
         };
         let problem = self.update(|settings| settings.clients = programs.clone());
-        StoredClientPrograms { programs, problem }
+        Ok(StoredClientPrograms { programs, problem })
     }
 
     /// Reads the file, changes it with `change` and writes it back; what went wrong, if anything.
@@ -166,6 +176,26 @@ impl PreferencesStore {
         });
         updated.unwrap_or_else(|unlocked| Some(why(unlocked)))
     }
+}
+
+/// The Codex settings as given to Codex: each line trimmed, blank ones dropped; or which line is not
+/// `KEY=VALUE` (counted from 1 among the lines given, blank ones included) and why.
+pub fn checked_codex_config(lines: &[String]) -> Result<Vec<String>, String> {
+    let mut settings = Vec::new();
+    for (index, line) in lines.iter().enumerate() {
+        let setting = line.trim();
+        if setting.is_empty() {
+            continue;
+        }
+        if let Some(problem) = skillforge_core::clients::codex::run::setting_problem(setting) {
+            return Err(format!(
+                "Codex settings, line {} (`{setting}`): {problem}",
+                index + 1
+            ));
+        }
+        settings.push(setting.to_string());
+    }
+    Ok(settings)
 }
 
 /// Why the settings file could not be used, in words for the user.
@@ -241,8 +271,9 @@ mod tests {
         let programs = ClientPrograms {
             claude_bin: Some("/opt/claude/bin/claude".into()),
             codex_bin: Some("  ".into()),
+            codex_config: Vec::new(),
         };
-        let saved = store.save_client_programs(programs);
+        let saved = store.save_client_programs(programs).expect("valid");
         assert_eq!(saved.problem, None);
         assert_eq!(saved.programs.codex_bin, None, "a blank path means PATH");
         let again = PreferencesStore::in_dir(dir.path());
@@ -257,6 +288,87 @@ mod tests {
             again.client_programs().programs.claude_bin.as_deref(),
             Some("/opt/claude/bin/claude")
         );
+    }
+
+    #[test]
+    fn codex_settings_are_kept_trimmed_without_blank_lines_and_a_bad_line_is_named() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = PreferencesStore::in_dir(dir.path());
+        let lines = |lines: &[&str]| lines.iter().map(|line| line.to_string()).collect();
+        let programs = ClientPrograms {
+            claude_bin: None,
+            codex_bin: Some("/opt/codex".into()),
+            codex_config: lines(&[
+                " model_provider=\"azure\" ",
+                "",
+                "model_providers.azure.base_url=\"https://example.test/openai\"",
+                "   ",
+            ]),
+        };
+        let saved = store.save_client_programs(programs).expect("valid");
+        assert_eq!(saved.problem, None);
+        let kept = vec![
+            "model_provider=\"azure\"".to_string(),
+            "model_providers.azure.base_url=\"https://example.test/openai\"".to_string(),
+        ];
+        assert_eq!(saved.programs.codex_config, kept);
+        assert_eq!(
+            PreferencesStore::in_dir(dir.path())
+                .client_programs()
+                .programs
+                .codex_config,
+            kept
+        );
+
+        let file = dir.path().join(PREFERENCES_FILE);
+        let before = std::fs::read_to_string(&file).expect("read");
+        for (bad, says) in [
+            (
+                lines(&["model_provider=\"x\"", "", "just words"]),
+                "line 3 (`just words`): has no `=`",
+            ),
+            (
+                lines(&["=\"x\""]),
+                "line 1 (`=\"x\"`): has nothing before its `=`",
+            ),
+        ] {
+            let refused = store
+                .save_client_programs(ClientPrograms {
+                    claude_bin: Some("/elsewhere/claude".into()),
+                    codex_bin: None,
+                    codex_config: bad,
+                })
+                .expect_err("refused");
+            assert!(refused.starts_with("Codex settings, "), "{refused}");
+            assert!(refused.contains(says), "{refused}");
+        }
+        assert_eq!(
+            std::fs::read_to_string(&file).expect("read"),
+            before,
+            "nothing of a refused save is written"
+        );
+    }
+
+    #[test]
+    fn a_file_from_before_the_codex_settings_still_loads() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(
+            dir.path().join(PREFERENCES_FILE),
+            r#"{"theme": "dark", "welcome_dismissed": true, "claude_bin": "/opt/claude", "codex_bin": null}"#,
+        )
+        .expect("write");
+        let store = PreferencesStore::in_dir(dir.path());
+        let read = store.client_programs();
+        assert_eq!(read.problem, None);
+        assert_eq!(
+            read.programs,
+            ClientPrograms {
+                claude_bin: Some("/opt/claude".into()),
+                codex_bin: None,
+                codex_config: Vec::new(),
+            }
+        );
+        assert_eq!(store.read().preferences.theme, ThemeChoice::Dark);
     }
 
     #[test]

@@ -20,7 +20,7 @@ use tauri_specta::Event;
 
 use crate::commands::blocking;
 use crate::error::{AppError, ErrorCode};
-use crate::preferences::{ClientPrograms, PreferencesStore};
+use crate::preferences::{checked_codex_config, ClientPrograms, PreferencesStore};
 use crate::state::AppState;
 
 /// The longest one run may take (the CLI's default).
@@ -153,6 +153,15 @@ pub fn prepare(
         .or(saved)
         .map(|path| PathBuf::from(path.trim()));
     let client = request.client;
+    // The settings file may have been edited by hand since the panel saved it.
+    let client_config = match client {
+        RealClient::ClaudeCode => Vec::new(),
+        RealClient::Codex => checked_codex_config(&programs.codex_config).map_err(|problem| {
+            AppError::invalid_input(format!(
+                "{problem}; correct it under “Client programs” in the Trigger tests panel"
+            ))
+        })?,
+    };
     let settings = Settings {
         client,
         binary,
@@ -167,7 +176,7 @@ pub fn prepare(
             RealClient::ClaudeCode => 1,
             RealClient::Codex => 3,
         },
-        client_config: Vec::new(),
+        client_config,
         environment,
     };
     eval::prepare(&roots, &skill, cases, None, settings).map_err(eval_error)
@@ -363,7 +372,7 @@ pub async fn cancel_real_triggers(
     Ok(runs_state.cancel())
 }
 
-/// Where the client programs are set (none: looked up on PATH).
+/// Where the client programs are set (none: looked up on PATH), and the Codex settings.
 #[tauri::command]
 #[specta::specta]
 pub async fn client_programs(
@@ -373,7 +382,8 @@ pub async fn client_programs(
     blocking(move || Ok(preferences.client_programs())).await
 }
 
-/// Remembers where the client programs are (a blank path: look on PATH).
+/// Remembers where the client programs are (a blank path: look on PATH) and the Codex settings; refused,
+/// with the line, when a Codex setting is not `KEY=VALUE`.
 #[tauri::command]
 #[specta::specta]
 pub async fn save_client_programs(
@@ -381,7 +391,12 @@ pub async fn save_client_programs(
     programs: ClientPrograms,
 ) -> Result<crate::preferences::StoredClientPrograms, AppError> {
     let preferences = Arc::clone(&preferences);
-    blocking(move || Ok(preferences.save_client_programs(programs))).await
+    blocking(move || {
+        preferences
+            .save_client_programs(programs)
+            .map_err(AppError::invalid_input)
+    })
+    .await
 }
 
 #[cfg(test)]
@@ -571,10 +586,120 @@ mod tests {
         let programs = ClientPrograms {
             claude_bin: Some(missing.clone()),
             codex_bin: None,
+            codex_config: Vec::new(),
         };
         let error =
             prepare(&workspace, &programs, request(&path, None), Vec::new()).expect_err("refused");
         assert!(error.message.contains(&missing), "{}", error.message);
+    }
+
+    /// A stand-in for `codex` that keeps its arguments and the key variable it was given in `dir`, and
+    /// prints what the real Codex printed for a plain answer (tests/fidelity/capture_codex_eval_streams.py).
+    fn recording_codex(dir: &Path) -> String {
+        use std::os::unix::fs::PermissionsExt as _;
+        let stream = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../crates/skillforge-core/tests/fixtures/eval/codex/plain-answer.jsonl"
+        );
+        let program = dir.join("codex");
+        let kept = dir.display();
+        std::fs::write(
+            &program,
+            format!(
+                "#!/bin/sh
+if [ \"$1\" = --version ]; then echo 'codex-cli 0.171.0'; exit 0; fi
+\
+                 printf '%s\\n' \"$@\" > '{kept}/arguments'\n\
+                 printf '%s' \"$FAKE_API_KEY\" > '{kept}/key'\n\
+                 cat >/dev/null\ncat '{stream}'\n"
+            ),
+        )
+        .expect("write");
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        program.display().to_string()
+    }
+
+    #[test]
+    fn codex_runs_get_the_saved_codex_settings_and_the_key_they_name() {
+        let (_dir, workspace, path) = workspace_with_skill();
+        let program_dir = tempfile::tempdir().expect("temp dir");
+        let program = recording_codex(program_dir.path());
+        let environment = vec![
+            (OsString::from("PATH"), OsString::from("/usr/bin:/bin")),
+            (
+                OsString::from("FAKE_API_KEY"),
+                OsString::from("key-of-the-provider"),
+            ),
+        ];
+        let settings = [
+            "model_provider=\"fake\"",
+            "model_providers.fake.base_url=\"http://127.0.0.1:9/v1\"",
+            "model_providers.fake.env_key=\"FAKE_API_KEY\"",
+        ];
+        let programs = ClientPrograms {
+            claude_bin: None,
+            codex_bin: Some(program),
+            codex_config: settings.iter().map(|line| line.to_string()).collect(),
+        };
+        let codex_request = || Request {
+            client: RealClient::Codex,
+            ..request(&path, None)
+        };
+        // Without the settings the provider's key is not a credential Codex would use.
+        let without = ClientPrograms {
+            codex_config: Vec::new(),
+            ..programs.clone()
+        };
+        let error = prepare(&workspace, &without, codex_request(), environment.clone())
+            .expect_err("refused");
+        assert_eq!(error.code, ErrorCode::NoCredentials);
+
+        let prepared =
+            prepare(&workspace, &programs, codex_request(), environment).expect("prepared");
+        let report = prepared.run(&mut Emitter(&|_| {}), &AtomicBool::new(false));
+        assert_eq!(report.runs_made, 1);
+        let arguments =
+            std::fs::read_to_string(program_dir.path().join("arguments")).expect("the client ran");
+        let given: Vec<&str> = arguments.lines().collect();
+        let expected: Vec<&str> = settings.iter().flat_map(|line| ["-c", *line]).collect();
+        assert_eq!(&given[..expected.len()], expected.as_slice(), "{arguments}");
+        assert_eq!(
+            std::fs::read_to_string(program_dir.path().join("key")).expect("read"),
+            "key-of-the-provider"
+        );
+    }
+
+    #[test]
+    fn a_codex_setting_edited_by_hand_into_something_else_is_refused_with_where_to_correct_it() {
+        let (_dir, workspace, path) = workspace_with_skill();
+        let programs = ClientPrograms {
+            claude_bin: None,
+            codex_bin: None,
+            codex_config: vec!["model_provider=\"fake\"".into(), "no equals sign".into()],
+        };
+        let error = prepare(
+            &workspace,
+            &programs,
+            Request {
+                client: RealClient::Codex,
+                ..request(&path, None)
+            },
+            Vec::new(),
+        )
+        .expect_err("refused");
+        assert_eq!(error.code, ErrorCode::InvalidInput);
+        assert!(
+            error
+                .message
+                .starts_with("Codex settings, line 2 (`no equals sign`)"),
+            "{}",
+            error.message
+        );
+        assert!(
+            error.message.contains("Client programs"),
+            "{}",
+            error.message
+        );
     }
 
     #[test]

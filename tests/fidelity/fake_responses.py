@@ -25,16 +25,32 @@ commands). Requests whose query the script does not know get `default` (`Text("o
 
 Every request is recorded (see `RecordingServer`); `turns()` lists for each POST /v1/responses the query, the
 reply given and the tool outputs the request carried after the query. Standard library only.
+
+`ScriptedRuns` scripts successive runs of a query instead (the n-th run gets the n-th entry). The command line
+serves one, for tests written in other languages (the app's e2e specs):
+
+  fake_responses.py --script FILE --ready FILE [--log FILE]
+
+serves until stdin closes or SIGTERM. The script FILE holds {"QUERY": [RUN, ...], ...}; a RUN is one reply, or a
+list of replies for a turn of several commands, each reply written as ["read", PATH], ["command", CMD],
+["text"] or ["text", TEXT], ["error", STATUS] or ["error", STATUS, MESSAGE], ["hang"]. When it listens it
+writes {"url": ORIGIN, "base_url": ORIGIN/v1} to the --ready file (whole, by a rename); with --log every
+POST /v1/responses it answered is appended to that file as one JSON line {"query", "run", "step", "reply"}
+(`run` counts from 1, `step` is the number of tool outputs the request carried, `reply` as the script writes it).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import shlex
+import signal
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from recording_server import RecordingServer
 
@@ -293,3 +309,113 @@ class FakeResponses(RecordingServer):
     def __exit__(self, *exc) -> None:
         self.released.set()
         super().__exit__(*exc)
+
+
+class ScriptedRuns(FakeResponses):
+    """FakeResponses whose script gives each query a list of runs: the n-th run of a query (counted at the request
+    that carries no tool output yet) gets the n-th entry, the last one repeating; an entry is a Reply or a list of
+    replies, as in `FakeResponses`. Queries it does not know get `default`. With `log`, every answer is appended to
+    that file as one JSON line {"query", "run", "step", "reply"} (`reply` as `reply_json` writes it)."""
+
+    def __init__(self, runs: Mapping[str, Sequence[Replies]], log: Path | None = None) -> None:
+        super().__init__()
+        self.runs = runs
+        self.log_file = log
+        self.started: dict[str, int] = {}
+
+    def reply_for(self, query: str | None, step: int) -> Reply:
+        if query not in self.runs:
+            reply, run = super().reply_for(query, step), None
+        else:
+            with self.lock:
+                if step == 0:
+                    self.started[query] = self.started.get(query, 0) + 1
+                run = max(self.started.get(query, 0), 1)
+            entries = self.runs[query]
+            chosen = entries[min(run, len(entries)) - 1]
+            replies = list(chosen) if isinstance(chosen, Sequence) else [chosen]
+            reply = replies[step] if step < len(replies) else self.after_tool
+        if self.log_file is not None:
+            line = json.dumps({"query": query, "run": run, "step": step, "reply": reply_json(reply)})
+            with self.lock, self.log_file.open("a") as log:
+                log.write(line + "\n")
+        return reply
+
+
+def reply_json(reply: Reply) -> list:
+    """`reply` as a script file writes it (a `ReadFile` is a ["command", …] here)."""
+    if isinstance(reply, Text):
+        return ["text", reply.text]
+    if isinstance(reply, RunCommand):
+        return ["command", reply.cmd]
+    if isinstance(reply, HttpError):
+        return ["error", reply.status, reply.message]
+    return ["hang"]
+
+
+def reply_from_json(value: object, where: str) -> Reply:
+    """The Reply a script file writes as `value` (see the module's documentation); ValueError naming `where`."""
+    kind = value[0] if isinstance(value, list) and value and isinstance(value[0], str) else None
+    rest = value[1:] if kind is not None else []
+    if kind == "read" and len(rest) == 1 and isinstance(rest[0], str):
+        return ReadFile(rest[0])
+    if kind == "command" and len(rest) == 1 and isinstance(rest[0], str):
+        return RunCommand(rest[0])
+    if kind == "text" and len(rest) <= 1 and all(isinstance(text, str) for text in rest):
+        return Text(*rest)
+    if kind == "error" and 1 <= len(rest) <= 2 and isinstance(rest[0], int) and 400 <= rest[0] <= 599 and all(
+            isinstance(message, str) for message in rest[1:]):
+        return HttpError(rest[0], rest[1] if len(rest) == 2 else "scripted failure")
+    if kind == "hang" and not rest:
+        return Hang()
+    raise ValueError(f"{where}: {json.dumps(value)} is not a reply: write [\"read\", PATH], [\"command\", CMD], "
+                     f"[\"text\"], [\"text\", TEXT], [\"error\", STATUS], [\"error\", STATUS, MESSAGE] or [\"hang\"]")
+
+
+def runs_from_json(script: object, where: str) -> dict[str, list[Replies]]:
+    """The runs of a script file's JSON value, each query's entries turned into replies; ValueError naming the
+    query and the entry that is wrong."""
+    if not isinstance(script, dict):
+        raise ValueError(f"{where}: the script must be an object mapping each query to its list of runs")
+    runs: dict[str, list[Replies]] = {}
+    for query, entries in script.items():
+        if not isinstance(entries, list) or not entries:
+            raise ValueError(f"{where}: {json.dumps(query)}: give a non-empty list of runs")
+        runs[query] = []
+        for number, entry in enumerate(entries, 1):
+            at = f"{where}: {json.dumps(query)}, run {number}"
+            if isinstance(entry, list) and entry and all(isinstance(step, list) for step in entry):
+                runs[query].append([reply_from_json(step, f"{at}, step {index}") for index, step in enumerate(entry)])
+            else:
+                runs[query].append(reply_from_json(entry, at))
+    return runs
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--script", required=True, type=Path)
+    parser.add_argument("--ready", required=True, type=Path)
+    parser.add_argument("--log", type=Path)
+    args = parser.parse_args(argv[1:])
+    try:
+        try:
+            script = json.loads(args.script.read_text())
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{args.script}: not JSON ({error})") from error
+        runs = runs_from_json(script, str(args.script))
+    except (OSError, ValueError) as error:
+        print(f"fake_responses: {error}", file=sys.stderr)
+        return 2
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
+    with ScriptedRuns(runs, args.log) as server:
+        partial = args.ready.with_name(args.ready.name + ".partial")
+        partial.write_text(json.dumps({"url": server.origin, "base_url": server.base_url}))
+        os.replace(partial, args.ready)
+        done.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

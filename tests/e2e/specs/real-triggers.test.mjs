@@ -1,6 +1,8 @@
 // The Trigger tests panel's runs on the real Claude Code (the pinned binary of the fidelity suite) against a scripted
 // Messages endpoint on 127.0.0.1: the estimate, the runs, the Real client column showing exactly what the endpoint
 // was scripted to answer, the rows where the mock router disagrees, and a cancel that leaves no client process behind.
+// Then the same on the real Codex, through a model provider of its own named in the panel's Codex settings, against a
+// scripted Responses endpoint.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
@@ -20,19 +22,22 @@ const ROWS = [
 ];
 const HANGING = "fill the pdf form and wait for the service forever";
 
-/** The pinned Claude Code, installed when missing, as `eval "$(scripts/ensure-clients.sh)"` gives it. */
-function claudeBinary() {
-  const script = `eval "$("${path.join(repo, "scripts/ensure-clients.sh")}")" && printf %s "$CLAUDE_BIN"`;
+/** A pinned client (`CLAUDE_BIN`, `CODEX_BIN`), installed when missing, as `eval "$(scripts/ensure-clients.sh)"` gives it. */
+function clientBinary(variable) {
+  const script = `eval "$("${path.join(repo, "scripts/ensure-clients.sh")}")" && printf %s "$${variable}"`;
   return runProgram("bash", ["-c", script]);
 }
 
-/** Starts tests/fidelity/scripted_anthropic.py with `script`; resolves to its url, its log and a stop function. */
-async function scriptedEndpoint(scratch, script) {
+/**
+ * Starts a scripted endpoint's command line (tests/fidelity/scripted_anthropic.py, or fake_responses.py) with
+ * `script`; resolves to its url, its log and a stop function.
+ */
+async function scriptedEndpoint(scratch, script, program = "tests/fidelity/scripted_anthropic.py") {
   const scriptFile = path.join(scratch, "script.json");
   const ready = path.join(scratch, "ready.json");
   const log = path.join(scratch, "endpoint.log");
   await writeFile(scriptFile, JSON.stringify(script));
-  const server = spawn("python3", [path.join(repo, "tests/fidelity/scripted_anthropic.py"), "--script", scriptFile, "--ready", ready, "--log", log], {
+  const server = spawn("python3", [path.join(repo, program), "--script", scriptFile, "--ready", ready, "--log", log], {
     stdio: ["pipe", "ignore", "inherit"],
   });
   const exited = new Promise((resolve) => server.once("exit", resolve));
@@ -43,7 +48,7 @@ async function scriptedEndpoint(scratch, script) {
       const { url } = JSON.parse(text);
       return {
         url,
-        /** The agent turns the endpoint answered: {query, action}. */
+        /** The requests the endpoint answered, one object each ({query, action}; fake_responses.py: {query, run, step, reply}). */
         turns: async () =>
           (await readFile(log, "utf8").catch(() => ""))
             .split("\n")
@@ -151,7 +156,7 @@ describe("trigger tests on the real Claude Code", { timeout: 600_000 }, () => {
   let wrapper;
 
   before(async () => {
-    const claude = claudeBinary();
+    const claude = clientBinary("CLAUDE_BIN");
     scratch = await mkdtemp(path.join(tmpdir(), "skillforge-e2e-real-"));
     pids = path.join(scratch, "pids");
     tmp = path.join(scratch, "tmp");
@@ -332,5 +337,143 @@ describe("trigger tests on the real Claude Code", { timeout: 600_000 }, () => {
       left = await clientsLeft(pids);
     }
     assert.deepEqual(left.alive, []);
+  });
+});
+
+// Codex reads a skill by printing its SKILL.md with a command; the endpoint is its model provider, named in the
+// panel's Codex settings with the variable that holds the key (as tests/fidelity/test_eval.py configures it).
+const CODEX_ROWS = [
+  { query: "fill in the fields of a pdf form", expected: SKILL, run: ["read", `.agents/skills/${SKILL}/SKILL.md`] },
+  { query: "what is the weather tomorrow", expected: "", run: ["text", "Sunny, I expect."] },
+  { query: "write release notes from the merged pull requests", expected: "skill-b", run: ["read", ".agents/skills/skill-b/SKILL.md"] },
+  { query: "review this sql query for injection risks", expected: "sql-review", run: ["error", 400] },
+];
+const FAKE_KEY = "fake-provider-key";
+
+/** The Codex settings of a provider "fake" at `url` (the endpoint's origin). */
+function codexSettings(url) {
+  return [
+    "skills.bundled.enabled=false",
+    'model_provider="fake"',
+    'model_providers.fake.name="fake"',
+    `model_providers.fake.base_url="${url}/v1"`,
+    'model_providers.fake.env_key="FAKE_API_KEY"',
+    "model_providers.fake.request_max_retries=0",
+    "model_providers.fake.stream_max_retries=0",
+  ];
+}
+
+describe("trigger tests on the real Codex through a model provider of the Codex settings", { timeout: 600_000 }, () => {
+  let browser;
+  let workspace;
+  let scratch;
+  let endpoint;
+  let pids;
+  let tmp;
+  let wrapper;
+  let settings;
+
+  before(async () => {
+    const codex = clientBinary("CODEX_BIN");
+    scratch = await mkdtemp(path.join(tmpdir(), "skillforge-e2e-real-codex-"));
+    pids = path.join(scratch, "pids");
+    tmp = path.join(scratch, "tmp");
+    await mkdir(tmp);
+    wrapper = path.join(scratch, "codex-recording");
+    await writeFile(wrapper, `#!/bin/sh\necho $$ >> "${pids}"\nexec "${codex}" "$@"\n`, { mode: 0o755 });
+    endpoint = await scriptedEndpoint(scratch, Object.fromEntries(CODEX_ROWS.map((row) => [row.query, [row.run]])), "tests/fidelity/fake_responses.py");
+    settings = codexSettings(endpoint.url);
+    const configDir = path.join(scratch, "config");
+    await mkdir(configDir);
+    await writeFile(path.join(configDir, "ui-preferences.json"), JSON.stringify({ codex_bin: wrapper, codex_config: settings }));
+    workspace = await copyFixture("previews-workspace");
+    browser = await launch(workspace, { configDir, env: { FAKE_API_KEY: FAKE_KEY, TMPDIR: tmp } });
+    await openSkill(browser, SKILL);
+    await openTriggerTests(browser);
+  });
+
+  after(async () => {
+    await quit(browser);
+    await endpoint?.stop();
+    await removeCopy(workspace);
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("runs every query on Codex at the provider the settings name and shows exactly the scripted outcomes", async () => {
+    await enterRows(browser, CODEX_ROWS);
+    await browser.$('[data-testid="real-programs-toggle"]').click();
+    assert.equal(await browser.$('[data-testid="real-codex-bin"]').getValue(), wrapper);
+    assert.equal(await browser.$('[data-testid="real-codex-config"]').getValue(), settings.join("\n"));
+    await browser.$('[data-testid="real-run-codex"]').scrollIntoView({ block: "center" });
+    await browser.$('[data-testid="real-run-codex"]').click();
+    const estimated = await waitFor(
+      browser,
+      "the estimate or a refusal",
+      async () => ((await browser.$('[data-testid="real-plan"]').isExisting()) ? "plan" : await textOf(browser, "real-error")),
+      Boolean,
+      { timeout: 90_000 },
+    );
+    assert.equal(estimated, "plan");
+    assert.equal(await textOf(browser, "real-plan-runs"), `${CODEX_ROWS.length} queries × 1 = ${CODEX_ROWS.length}`);
+    assert.match(await textOf(browser, "real-plan-client"), /codex-recording \(codex-cli 0\.171\.0\)/);
+    assert.deepEqual(await endpoint.turns(), [], "nothing is sent before the confirmation");
+
+    await browser.$('[data-testid="real-confirm"]').click();
+    await waitFor(browser, "the report's totals", () => browser.$('[data-testid="real-totals"]').isExisting(), Boolean, { timeout: 400_000 });
+    const shown = await realColumn(browser);
+    assert.deepEqual(
+      shown.map(({ query, triggered, completed, others, errors }) => ({ query, triggered, completed, others, errors })),
+      [
+        { query: CODEX_ROWS[0].query, triggered: "1", completed: "1", others: "", errors: "0" },
+        { query: CODEX_ROWS[1].query, triggered: "0", completed: "1", others: "", errors: "0" },
+        { query: CODEX_ROWS[2].query, triggered: "0", completed: "1", others: "skill-b:1", errors: "0" },
+        { query: CODEX_ROWS[3].query, triggered: "0", completed: "0", others: "", errors: "1" },
+      ],
+    );
+    assert.match(shown[0].text, /^triggered 1\/1 ✓/);
+    assert.match(shown[1].text, /^triggered 0\/1 ✓/);
+    assert.match(shown[2].text, /instead: skill-b 1\/1/);
+    assert.match(shown[3].text, /scripted failure/, "the provider's error is shown");
+    assert.equal(await textOf(browser, "real-version"), "codex-cli 0.171.0");
+    assert.equal(await textOf(browser, "real-stopped"), null);
+    assert.match(await textOf(browser, "real-totals"), new RegExp(`${CODEX_ROWS.length} of ${CODEX_ROWS.length} runs`));
+    // Every run asked the provider of the settings, once.
+    const turns = await endpoint.turns();
+    for (const row of CODEX_ROWS) {
+      const asked = turns.filter((turn) => turn.query === row.query);
+      // The run ends at the skill's read: its output is not sent back.
+      assert.deepEqual(
+        asked.map((turn) => [turn.run, turn.step]),
+        [[1, 0]],
+        `${row.query}: ${JSON.stringify(asked)}`,
+      );
+    }
+    assert.deepEqual((await clientsLeft(pids)).alive, []);
+    assert.deepEqual(await runFoldersLeft(tmp), []);
+    await reveal(browser, "triggers-table", "start");
+    await screenshot(browser, "real-triggers-codex-result");
+  });
+
+  it("refuses a Codex setting that is not KEY=VALUE, naming its line, and keeps the saved settings and the field", async () => {
+    const field = browser.$('[data-testid="real-codex-config"]');
+    await field.scrollIntoView({ block: "center" });
+    const written = `${settings.join("\n")}\nmodel_providers.fake.wire_api`;
+    // Typed at the end of the field, after an Enter (clearing it first would save an empty list when left).
+    await field.addValue("\uE007model_providers.fake.wire_api");
+    assert.equal(await field.getValue(), written);
+    // Leaving the field saves it.
+    await browser.keys("Tab");
+    const problem = await waitFor(browser, "the refusal", () => textOf(browser, "real-programs-problem"), Boolean);
+    assert.equal(problem.startsWith(`Codex settings, line ${settings.length + 1} (\`model_providers.fake.wire_api\`): has no \`=\``), true, problem);
+    assert.equal(await field.getValue(), written, "the field keeps what was written");
+    const saved = JSON.parse(await readFile(path.join(scratch, "config", "ui-preferences.json"), "utf8"));
+    assert.deepEqual(saved.codex_config, settings);
+    const before = (await endpoint.turns()).length;
+    await browser.$('[data-testid="real-run-codex"]').click();
+    await waitFor(browser, "the refusal of the run", () => textOf(browser, "real-error"), (text) => text === problem);
+    assert.equal(await browser.$('[data-testid="real-plan"]').isExisting(), false);
+    assert.equal((await endpoint.turns()).length, before, "nothing was sent");
+    await reveal(browser, "real-programs");
+    await screenshot(browser, "real-triggers-codex-settings-refused");
   });
 });

@@ -137,9 +137,12 @@ export const commands = {
 	 *  as the `done` event. False when none runs.
 	 */
 	cancelRealTriggers: () => typedError<boolean, AppError>(__TAURI_INVOKE("cancel_real_triggers")),
-	/**  Where the client programs are set (none: looked up on PATH). */
+	/**  Where the client programs are set (none: looked up on PATH), and the Codex settings. */
 	clientPrograms: () => typedError<StoredClientPrograms, AppError>(__TAURI_INVOKE("client_programs")),
-	/**  Remembers where the client programs are (a blank path: look on PATH). */
+	/**
+	 *  Remembers where the client programs are (a blank path: look on PATH) and the Codex settings; refused,
+	 *  with the line, when a Codex setting is not `KEY=VALUE`.
+	 */
 	saveClientPrograms: (programs: ClientPrograms) => typedError<StoredClientPrograms, AppError>(__TAURI_INVOKE("save_client_programs", { programs })),
 };
 
@@ -370,6 +373,11 @@ export type ClientPrograms = {
 	claude_bin?: string | null,
 	/**  The `codex` program of Codex. */
 	codex_bin?: string | null,
+	/**
+	 *  Settings for every Codex run, one `KEY=VALUE` each, given to Codex as `-c KEY=VALUE` (a custom model
+	 *  provider, its endpoint and the variable holding its key).
+	 */
+	codex_config?: string[],
 };
 
 export type CompetingPair = {

@@ -92,6 +92,9 @@ export interface FakeBackendOptions {
   /** What an estimate or a start of a run on a real client answers (the runs themselves are events the test
    * sends with `emitRealTrigger`). */
   realPlan?: Answer<Plan>;
+  /** What saving the client programs answers instead of keeping them (the backend refuses a Codex setting that
+   * is not KEY=VALUE). */
+  saveProgramsRefusal?: AppError;
 }
 
 export interface FakeBackend extends Backend {
@@ -119,7 +122,7 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
   let nextBuffer = 0;
   const listeners = new Set<(event: WorkspaceEvent) => void>();
   const realListeners = new Set<(event: RealTriggerEvent) => void>();
-  let programs: ClientPrograms = { claude_bin: null, codex_bin: null };
+  let programs: ClientPrograms = { claude_bin: null, codex_bin: null, codex_config: [] };
   let recent: RecentList = options.recent ?? { folders: [], problem: null };
   let preferences: UiPreferences = options.preferences ?? { theme: "system", welcome_dismissed: false };
   const missing = (what: string): Result<never> => ({
@@ -339,8 +342,11 @@ export function fakeBackend(options: FakeBackendOptions = {}): FakeBackend {
     },
     clientPrograms: async () => ok({ programs, problem: null }),
     saveClientPrograms: async (chosen) => {
-      calls.push(`saveClientPrograms ${chosen.claude_bin ?? ""} ${chosen.codex_bin ?? ""}`);
-      programs = chosen;
+      calls.push(`saveClientPrograms ${chosen.claude_bin ?? ""} ${chosen.codex_bin ?? ""} ${JSON.stringify(chosen.codex_config ?? [])}`);
+      if (options.saveProgramsRefusal) return failure(options.saveProgramsRefusal);
+      // Kept as the backend keeps them: each line trimmed, blank ones dropped.
+      const codexConfig = (chosen.codex_config ?? []).map((line) => line.trim()).filter(Boolean);
+      programs = { ...chosen, codex_config: codexConfig };
       return ok({ programs, problem: null });
     },
     onRealTriggerEvent: async (listener) => {

@@ -13,7 +13,7 @@ import type {
   RunOutcome,
 } from "../backend";
 import { settle } from "../catalog";
-import { progressText, realCell, type RealCell } from "./realRun";
+import { progressText, realCell, settingsLines, settingsText, type RealCell } from "./realRun";
 
 export type RealPhase = "idle" | "planning" | "confirm" | "starting" | "running" | "done";
 
@@ -36,8 +36,12 @@ export class RealRunState {
   /** Runs per query. */
   runsPerQuery = $state(1);
   /** The client programs as the fields show them (blank: looked up on PATH). */
-  programs: ClientPrograms = $state({ claude_bin: null, codex_bin: null });
+  programs: ClientPrograms = $state({ claude_bin: null, codex_bin: null, codex_config: [] });
+  /** The Codex settings field's text: KEY=VALUE lines, kept as written until the backend accepts them. */
+  codexSettings = $state("");
   programsProblem: string | null = $state(null);
+  /** Why the last save of the programs was refused (a Codex setting that is not KEY=VALUE); null once saved. */
+  programsRefused: AppError | null = $state.raw(null);
   phase: RealPhase = $state("idle");
   client: RealClient | null = $state(null);
   plan: Plan | null = $state.raw(null);
@@ -53,6 +57,8 @@ export class RealRunState {
   readonly #backend: RealBackend;
   #pending: Pending | null = null;
   #unlisten: (() => void) | null = null;
+  /** The save in progress: an estimate waits for it, so it runs with what the fields show. */
+  #saving: Promise<void> | null = null;
 
   constructor(backend: RealBackend) {
     this.#backend = backend;
@@ -65,14 +71,37 @@ export class RealRunState {
   async loadPrograms(): Promise<void> {
     const read = await settle(() => this.#backend.clientPrograms());
     if (read.status === "ok") {
-      this.programs = { claude_bin: read.data.programs.claude_bin ?? null, codex_bin: read.data.programs.codex_bin ?? null };
+      const { claude_bin, codex_bin, codex_config } = read.data.programs;
+      this.programs = { claude_bin: claude_bin ?? null, codex_bin: codex_bin ?? null, codex_config: codex_config ?? [] };
+      this.codexSettings = settingsText(codex_config);
       this.programsProblem = read.data.problem;
     } else this.programsProblem = read.error.message;
   }
 
-  async savePrograms(): Promise<void> {
-    const saved = await settle(() => this.#backend.saveClientPrograms({ ...this.programs }));
-    this.programsProblem = saved.status === "ok" ? saved.data.problem : saved.error.message;
+  /** Saves the program fields and the Codex settings; a refused save keeps the fields as written. */
+  savePrograms(): Promise<void> {
+    const saving = this.#save();
+    this.#saving = saving;
+    return saving;
+  }
+
+  async #save(): Promise<void> {
+    const chosen: ClientPrograms = { ...this.programs, codex_config: settingsLines(this.codexSettings) };
+    const saved = await settle(() => this.#backend.saveClientPrograms(chosen));
+    if (saved.status === "ok") {
+      this.programsRefused = null;
+      this.programsProblem = saved.data.problem;
+      const kept = saved.data.programs.codex_config ?? [];
+      // Only this field: the program fields show what is typed in them now.
+      this.programs.codex_config = kept;
+      // Only the settings as kept (trimmed, no blank lines) replace the text, and only if it was not edited since.
+      if (settingsLines(this.codexSettings).join("\n") === (chosen.codex_config ?? []).join("\n")) {
+        this.codexSettings = settingsText(kept);
+      }
+    } else {
+      this.programsRefused = saved.error;
+      this.programsProblem = saved.error.message;
+    }
   }
 
   /** Asks the backend for the estimate of running `rows` on `client` for the skill at `skillPath`. */
@@ -92,10 +121,17 @@ export class RealRunState {
       this.error = { code: "invalid_input", message: "Runs per query must be a whole number, at least 1." };
       return;
     }
-    const program = client === "claude-code" ? this.programs.claude_bin : this.programs.codex_bin;
-    const pending: Pending = { client, skillPath, rows, runs, clientBin: program?.trim() ? program.trim() : null };
     this.client = client;
     this.phase = "planning";
+    // A save still under way (a field just left) holds what this estimate must run with.
+    if (this.#saving) await this.#saving;
+    if (client === "codex" && this.programsRefused) {
+      this.error = this.programsRefused;
+      this.phase = this.report ? "done" : "idle";
+      return;
+    }
+    const program = client === "claude-code" ? this.programs.claude_bin : this.programs.codex_bin;
+    const pending: Pending = { client, skillPath, rows, runs, clientBin: program?.trim() ? program.trim() : null };
     const answer = await settle(() =>
       this.#backend.planRealTriggers(pending.client, pending.skillPath, pending.rows, pending.runs, pending.clientBin),
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EvalReport, Plan, QueryOutcome, RunOutcome } from "../backend";
 import { fakeBackend, ok } from "../../test/fakeBackend";
-import { disagrees, dollars, mostUsed, progressText, realCell } from "./realRun";
+import { disagrees, dollars, mostUsed, progressText, realCell, settingsLines, settingsText } from "./realRun";
 import { RealRunState } from "./realRun.svelte";
 
 // Hand-made outcomes: what the UI does with them is under test, not what a client answers.
@@ -135,5 +135,51 @@ describe("a run on a real client", () => {
     await real.estimate("claude-code", "/w/pdf/SKILL.md", rows);
     expect(real.phase).toBe("idle");
     expect(real.error?.code).toBe("client_missing");
+  });
+
+  it("loads the saved Codex settings into their field one per line, and saves the field's lines as written", async () => {
+    const backend = fakeBackend();
+    await backend.saveClientPrograms({ claude_bin: null, codex_bin: "/opt/codex", codex_config: ['model_provider="fake"', "skills.bundled.enabled=false"] });
+    const real = new RealRunState(backend);
+    await real.loadPrograms();
+    expect(real.codexSettings).toBe('model_provider="fake"\nskills.bundled.enabled=false');
+    expect(real.programs.codex_bin).toBe("/opt/codex");
+    real.codexSettings = ' model_provider="azure" \n\nmodel_providers.azure.env_key="AZURE_KEY"\n';
+    await real.savePrograms();
+    expect(backend.calls.at(-1)).toBe(
+      'saveClientPrograms  /opt/codex [" model_provider=\\"azure\\" ","","model_providers.azure.env_key=\\"AZURE_KEY\\"",""]',
+    );
+    // The field then shows what was kept.
+    expect(real.codexSettings).toBe('model_provider="azure"\nmodel_providers.azure.env_key="AZURE_KEY"');
+    expect(real.programsProblem).toBeNull();
+  });
+
+  it("keeps the field as written when a setting is refused, and does not estimate a Codex run with other settings", async () => {
+    const refusal = { code: "invalid_input" as const, message: "Codex settings, line 2 (`just words`): has no `=`" };
+    const backend = fakeBackend({ realPlan: ok(plan), saveProgramsRefusal: refusal });
+    const real = new RealRunState(backend);
+    real.codexSettings = 'model_provider="fake"\njust words';
+    // The estimate comes while the save of the field just left is under way.
+    const saving = real.savePrograms();
+    await real.estimate("codex", "/w/pdf/SKILL.md", rows);
+    await saving;
+    expect(real.codexSettings).toBe('model_provider="fake"\njust words');
+    expect(real.programsProblem).toBe(refusal.message);
+    expect(real.error).toEqual(refusal);
+    expect(real.phase).toBe("idle");
+    expect(backend.calls.filter((call) => call.startsWith("planRealTriggers"))).toEqual([]);
+    // Claude Code runs do not use them.
+    await real.estimate("claude-code", "/w/pdf/SKILL.md", rows);
+    expect(backend.calls.at(-1)).toBe("planRealTriggers claude-code /w/pdf/SKILL.md 2 1 null");
+  });
+});
+
+describe("the Codex settings field", () => {
+  it("gives every line, blank ones included, so a refusal's line number is the field's", () => {
+    expect(settingsLines("")).toEqual([]);
+    expect(settingsLines("  \n ")).toEqual([]);
+    expect(settingsLines("a=1\r\n\nb=2")).toEqual(["a=1", "", "b=2"]);
+    expect(settingsText(["a=1", "b=2"])).toBe("a=1\nb=2");
+    expect(settingsText(undefined)).toBe("");
   });
 });

@@ -74,3 +74,16 @@ export function dollars(amount: number | null): string {
   if (amount === null || !Number.isFinite(amount)) return "—";
   return amount > 0 && amount < 0.01 ? `$${amount.toFixed(4)}` : `$${amount.toFixed(2)}`;
 }
+
+/**
+ * The Codex settings field's text as the lines the backend checks and keeps: every line, blank ones included, so
+ * the line a refusal names is the line the field shows.
+ */
+export function settingsLines(text: string): string[] {
+  return text.trim() === "" ? [] : text.split(/\r\n|\r|\n/);
+}
+
+/** Saved Codex settings as the field shows them: one per line. */
+export function settingsText(lines: readonly string[] | undefined): string {
+  return (lines ?? []).join("\n");
+}

@@ -65,6 +65,23 @@ pub fn arguments(config: &[String]) -> Vec<OsString> {
     arguments
 }
 
+/// What is wrong with `setting`, a `-c KEY=VALUE` setting for Codex, in words for the user; None when it
+/// has a non-empty KEY before its first `=` and fits on one line. (Codex reads VALUE as TOML, and as a
+/// plain string when it is not, so any VALUE is taken.)
+pub fn setting_problem(setting: &str) -> Option<String> {
+    if setting.contains(['\n', '\r']) {
+        return Some("holds a line break: give one KEY=VALUE setting per line".into());
+    }
+    match setting.split_once('=') {
+        None => Some("has no `=`: write it as KEY=VALUE, e.g. model_provider=\"azure\"".into()),
+        Some((key, _)) if key.trim().is_empty() => Some(
+            "has nothing before its `=`: write it as KEY=VALUE, e.g. model_provider=\"azure\""
+                .into(),
+        ),
+        Some(_) => None,
+    }
+}
+
 /// The key variables named by `model_providers.NAME.env_key=VARIABLE` settings.
 pub fn provider_key_variables(config: &[String]) -> Vec<String> {
     config
@@ -393,6 +410,28 @@ mod tests {
             .any(|event| matches!(event, StreamEvent::Notice(_))));
         // No answer at all: the stream stops before the turn ends; the caller's timeout decides.
         assert_eq!(failed(&events_of("no-answer")), None);
+    }
+
+    #[test]
+    fn a_setting_needs_a_key_before_its_equals_sign_on_one_line() {
+        for good in [
+            "model_provider=\"fake\"",
+            " skills.bundled.enabled = false ",
+            "model_providers.fake.base_url=\"http://127.0.0.1:9/v1?a=b\"",
+            "empty_value=",
+        ] {
+            assert_eq!(setting_problem(good), None, "{good}");
+        }
+        for (bad, says) in [
+            ("model_provider", "no `=`"),
+            ("", "no `=`"),
+            ("=\"fake\"", "nothing before"),
+            ("  =x", "nothing before"),
+            ("a=1\nb=2", "line break"),
+        ] {
+            let problem = setting_problem(bad).unwrap_or_default();
+            assert!(problem.contains(says), "{bad:?}: {problem}");
+        }
     }
 
     #[test]
