@@ -40,7 +40,7 @@ from fake_responses import FakeResponses, Hang, HttpError, ReadFile, RunCommand,
 from scripted_anthropic import ERROR, HANG, READ, SKILL, TEXT, ScriptedAnthropic  # noqa: E402
 
 SUITE = "eval fidelity"
-MIN_CASES = 60
+MIN_CASES = 61
 
 def write_skill(root: Path, folder: str, name: str, description: str, body: str = "Body.\n") -> None:
     (root / folder).mkdir(parents=True, exist_ok=True)
@@ -448,6 +448,10 @@ def codex_cases(harness: Harness, results: Results, only: list[str]) -> None:
             results.check("codex timeout: the run timed out", ["timed-out"], outcomes(report)[0])
         results.check("codex timeout: nothing left behind", [], left)
 
+    if wanted("codex bad setting"):
+        run = harness.eval(queries, ["--codex-config", "model_provider"], env(), client="codex")
+        results.check("codex bad setting: refused before anything runs, naming it", (2, True),
+                      (run.returncode, '--codex-config "model_provider" has no `=`' in run.stderr.decode()))
     if wanted("codex credentials"):
         run = harness.eval(queries, [], {k: v for k, v in env().items() if k != "FAKE_API_KEY"}, client="codex")
         results.check("codex credentials: CODEX_API_KEY named", (2, True),

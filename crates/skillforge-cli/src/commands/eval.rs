@@ -158,6 +158,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Some(ClientArg::Codex) => RealClient::Codex,
         None => bail!("--client claude-code or --client codex: which real client to run"),
     };
+    for setting in &args.codex_config {
+        if let Some(problem) = skillforge_core::clients::codex::run::setting_problem(setting) {
+            bail!("--codex-config {setting:?} {problem}");
+        }
+    }
     if let Some(price) = args.price {
         if !price.is_finite() || price < 0.0 {
             bail!("--price must be a number of US dollars, 0 or more");
