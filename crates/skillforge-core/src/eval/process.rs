@@ -65,6 +65,8 @@ pub struct Finished {
 #[cfg(target_os = "linux")]
 fn stop_with_parent(command: &mut Command) {
     use std::os::unix::process::CommandExt as _;
+    // The signal follows the thread that starts the child, not the process: `run_lines` starts the client
+    // and waits for it to be gone on one thread, so that thread outlives the child.
     // SAFETY: the hook runs in the child between fork and exec and calls only prctl(2), getppid(2) and
     // _exit(2), which are async-signal-safe; it allocates nothing.
     let parent = unsafe { libc::getpid() };
