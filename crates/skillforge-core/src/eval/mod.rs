@@ -196,7 +196,7 @@ pub enum EvalError {
     },
     #[error("more than one skill is named `{name}`: {}; open only the folder that holds the one to test", .paths.join(", "))]
     NameTwice { name: String, paths: Vec<String> },
-    #[error("the skill under test cannot be installed: {0}")]
+    #[error("the skill under test cannot be installed (each run gets a copy of its folder made as `skillforge export` makes one): {0}")]
     Unreadable(String),
     #[error("{label} (`{program}`) is not on PATH: install it ({hint}) or give its path with --client-bin")]
     NoClient {
@@ -510,7 +510,10 @@ fn installed_skills(
                 folder: file.dir_name.clone(),
                 files,
             }),
-            Err(problem) => left_out.push(format!("{}: {problem}", file.display_path)),
+            Err(problem) => left_out.push(format!(
+                "{}: its folder cannot be copied as `skillforge export` copies it: {problem}",
+                file.display_path
+            )),
         }
     }
     Ok((skills, left_out))
