@@ -450,22 +450,25 @@ mod tests {
     /// A stand-in for `claude` that prints what the real Claude Code printed for a Skill tool call of
     /// `pdf` (captured by tests/fidelity/capture_claude_eval_streams.py).
     fn recorded_client(dir: &Path) -> String {
-        use std::os::unix::fs::PermissionsExt as _;
         let stream = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../crates/skillforge-core/tests/fixtures/eval/claude-code/skill-tool.jsonl"
         );
-        let program = dir.join("claude");
-        std::fs::write(
-            &program,
-            format!(
+        executable(
+            &dir.join("claude"),
+            &format!(
                 "#!/bin/sh\nif [ \"$1\" = --version ]; then echo '2.1.332 (Claude Code)'; exit 0; fi\n\
                  cat >/dev/null\ncat '{stream}'\n"
             ),
         )
-        .expect("write");
-        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        program.display().to_string()
+    }
+
+    /// Writes an executable script at `path`; its path.
+    fn executable(path: &Path, script: &str) -> String {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::write(path, script).expect("write");
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        path.display().to_string()
     }
 
     #[test]
@@ -596,27 +599,20 @@ mod tests {
     /// A stand-in for `codex` that keeps its arguments and the key variable it was given in `dir`, and
     /// prints what the real Codex printed for a plain answer (tests/fidelity/capture_codex_eval_streams.py).
     fn recording_codex(dir: &Path) -> String {
-        use std::os::unix::fs::PermissionsExt as _;
         let stream = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../crates/skillforge-core/tests/fixtures/eval/codex/plain-answer.jsonl"
         );
-        let program = dir.join("codex");
         let kept = dir.display();
-        std::fs::write(
-            &program,
-            format!(
-                "#!/bin/sh
-if [ \"$1\" = --version ]; then echo 'codex-cli 0.171.0'; exit 0; fi
-\
+        executable(
+            &dir.join("codex"),
+            &format!(
+                "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'codex-cli 0.171.0'; exit 0; fi\n\
                  printf '%s\\n' \"$@\" > '{kept}/arguments'\n\
                  printf '%s' \"$FAKE_API_KEY\" > '{kept}/key'\n\
                  cat >/dev/null\ncat '{stream}'\n"
             ),
         )
-        .expect("write");
-        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        program.display().to_string()
     }
 
     #[test]
@@ -704,12 +700,10 @@ if [ \"$1\" = --version ]; then echo 'codex-cli 0.171.0'; exit 0; fi
 
     #[test]
     fn an_environment_without_credentials_is_refused_before_anything_runs() {
-        use std::os::unix::fs::PermissionsExt as _;
         let (dir, workspace, path) = workspace_with_skill();
         // Only its presence is checked before the credentials: it is never run.
         let program = dir.path().join("claude");
-        std::fs::write(&program, "#!/bin/sh\nexit 1\n").expect("write");
-        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        executable(&program, "#!/bin/sh\nexit 1\n");
         let environment = vec![
             (OsString::from("PATH"), OsString::from("/usr/bin:/bin")),
             (OsString::from("ANTHROPIC_API_KEY"), OsString::new()),

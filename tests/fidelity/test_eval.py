@@ -156,17 +156,25 @@ def outcomes(report: dict) -> list[list[str]]:
     return shown
 
 
-def claude_cases(harness: Harness, results: Results, only: list[str]) -> None:
-    def wanted(label: str) -> bool:
-        return not only or any(text in label for text in only)
+# The queries both clients are run on; each client's endpoint script answers them by their index.
+ROWS = [
+    {"query": "Please fill in the tax PDF form", "should_trigger": True},
+    {"query": "What is the capital of France?", "should_trigger": False},
+    {"query": "Count orders per customer in SQL", "should_trigger": False, "expected_skill": "sql"},
+    {"query": "Merge these two PDF files", "should_trigger": True},
+    {"query": "--starts-with-dashes: plot a chart", "should_trigger": False},
+]
 
-    rows = [
-        {"query": "Please fill in the tax PDF form", "should_trigger": True},
-        {"query": "What is the capital of France?", "should_trigger": False},
-        {"query": "Count orders per customer in SQL", "should_trigger": False, "expected_skill": "sql"},
-        {"query": "Merge these two PDF files", "should_trigger": True},
-        {"query": "--starts-with-dashes: plot a chart", "should_trigger": False},
-    ]
+
+def selection(only: list[str]):
+    """Whether a case label is selected by `--only` (every label when none is given)."""
+    return lambda label: not only or any(text in label for text in only)
+
+
+def claude_cases(harness: Harness, results: Results, only: list[str]) -> None:
+    wanted = selection(only)
+
+    rows = ROWS
     script = {
         rows[0]["query"]: [(SKILL, "pdf")],
         rows[1]["query"]: [(TEXT,)],
@@ -354,21 +362,14 @@ def codex_config(base_url: str) -> list[str]:
 
 
 def codex_cases(harness: Harness, results: Results, only: list[str]) -> None:
-    def wanted(label: str) -> bool:
-        return not only or any(text in label for text in only)
+    wanted = selection(only)
 
     def env() -> dict:
         environment = harness.env(None, {"FAKE_API_KEY": "fake-key-never-written"})
         del environment["ANTHROPIC_API_KEY"]
         return environment
 
-    rows = [
-        {"query": "Please fill in the tax PDF form", "should_trigger": True},
-        {"query": "What is the capital of France?", "should_trigger": False},
-        {"query": "Count orders per customer in SQL", "should_trigger": False, "expected_skill": "sql"},
-        {"query": "Merge these two PDF files", "should_trigger": True},
-        {"query": "--starts-with-dashes: plot a chart", "should_trigger": False},
-    ]
+    rows = ROWS
     runs = {
         rows[0]["query"]: [ReadFile(".agents/skills/pdf/SKILL.md")],
         rows[1]["query"]: [Text("Paris.")],
@@ -459,8 +460,7 @@ def codex_cases(harness: Harness, results: Results, only: list[str]) -> None:
 
 
 def usage_cases(harness: Harness, results: Results, only: list[str]) -> None:
-    def wanted(label: str) -> bool:
-        return not only or any(text in label for text in only)
+    wanted = selection(only)
 
     rows = [{"query": "Fill the PDF", "should_trigger": True}]
     queries = harness.queries(rows, "usage.json")
